@@ -1,0 +1,87 @@
+/**
+ * The small display records that cross from the worker to the page. A list view never
+ * receives conversations, only a window of rows: {total, rows, version}.
+ */
+import { AVATAR_COLOUR_PAIRS, MEMBER_AVATARS_SHOWN } from './constants';
+import { colourIndex, cutText, initialsOf, plainText } from './text';
+import type { AiCategory, ConversationSummary, ConversationType, UserData } from './types';
+
+export interface RowAvatar {
+  id: string;
+  name: string;
+  initials: string;
+  colour: number;
+  image?: string;
+}
+
+export interface ConversationRow {
+  id: string;
+  name: string;
+  type: ConversationType;
+  is_private: boolean;
+  unread: number;
+  preview: string;
+  latest_activity: number;
+  category?: AiCategory;
+  reason?: string;
+  avatars: RowAvatar[];
+  /** Members beyond the avatars shown ('+N'). */
+  more: number;
+}
+
+export interface ViewWindow {
+  viewId: string;
+  start: number;
+  total: number;
+  rows: ConversationRow[];
+  version: number;
+}
+
+export function displayName(user: UserData | undefined, fallback: string): string {
+  if (!user) return fallback;
+  return user.real_name || user.display_name || user.name || fallback;
+}
+
+export function avatarOf(user: UserData | undefined, id: string): RowAvatar {
+  const name = displayName(user, id);
+  const avatar: RowAvatar = { id, name, initials: initialsOf(name), colour: colourIndex(id, AVATAR_COLOUR_PAIRS) };
+  if (user?.avatar) avatar.image = user.avatar;
+  return avatar;
+}
+
+/** The title a conversation shows: a dm shows its person, a thread its parent's words. */
+export function conversationTitle(c: ConversationSummary, users: ReadonlyMap<string, UserData>): string {
+  if (c.type === 'dm' && c.dm_user) return displayName(users.get(c.dm_user), c.name);
+  return c.name;
+}
+
+export function toRow(
+  c: ConversationSummary,
+  users: ReadonlyMap<string, UserData>,
+  me: string,
+  previewLength: number,
+): ConversationRow {
+  const others = c.member_ids.filter((id) => id !== me);
+  const shown = others.slice(0, MEMBER_AVATARS_SHOWN).map((id) => avatarOf(users.get(id), id));
+  const names = { user: (id: string) => { const u = users.get(id); return u ? displayName(u, id) : undefined; } };
+  const latest = c.latest_message;
+  let preview = latest ? plainText(latest.text, names) : '';
+  if (latest?.user && c.type !== 'dm') {
+    const author = latest.user === me ? 'You' : displayName(users.get(latest.user), latest.user).split(' ')[0];
+    preview = `${author}: ${preview}`;
+  }
+  const row: ConversationRow = {
+    id: c.id,
+    name: conversationTitle(c, users),
+    type: c.type,
+    is_private: c.is_private,
+    unread: c.unread_count_display ?? c.unread_count,
+    preview: cutText(preview, previewLength),
+    latest_activity: c.latest_activity,
+    avatars: shown,
+    more: Math.max(0, others.length - shown.length),
+  };
+  if (c.ai_category) row.category = c.ai_category;
+  if (c.ai_reason) row.reason = c.ai_reason;
+  return row;
+}

@@ -1,0 +1,46 @@
+/** Plain-text renderings of Slack message markup, for previews and notifications. */
+
+export interface NameLookup {
+  user(id: string): string | undefined;
+}
+
+const ENTITIES: Record<string, string> = { '&lt;': '<', '&gt;': '>', '&amp;': '&' };
+
+/**
+ * Slack markup as plain text: `<@U1>` → @name, `<#C1|name>` → #name, `<url|label>` → label,
+ * `<!here>` → @here, entities decoded. Emphasis markers and emoji codes are kept.
+ */
+export function plainText(text: string, names: NameLookup): string {
+  return text
+    .replace(/<([^<>]*)>/g, (_m, inner: string) => {
+      const [target = '', label] = inner.split('|', 2);
+      if (target.startsWith('@')) return `@${label ?? names.user(target.slice(1)) ?? target.slice(1)}`;
+      if (target.startsWith('#')) return `#${label ?? target.slice(1)}`;
+      if (target.startsWith('!')) return `@${label ?? target.slice(1).split('^')[0]}`;
+      return label ?? target;
+    })
+    .replace(/&(lt|gt|amp);/g, (m) => ENTITIES[m] ?? m);
+}
+
+/** Cuts text to `limit` characters on one line, ending with an ellipsis when cut. */
+export function cutText(text: string, limit: number): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  if (line.length <= limit) return line;
+  return `${line.slice(0, Math.max(0, limit - 1)).trimEnd()}…`;
+}
+
+/** Up to two initials of a name, for avatar fallbacks. */
+export function initialsOf(name: string): string {
+  const words = name.trim().split(/\s+/).filter(Boolean);
+  if (words.length === 0) return '?';
+  const first = words[0]!.charAt(0);
+  const last = words.length > 1 ? words[words.length - 1]!.charAt(0) : '';
+  return (first + last).toUpperCase();
+}
+
+/** A stable colour index in [0, pairs) for an id. */
+export function colourIndex(id: string, pairs: number): number {
+  let h = 0;
+  for (let i = 0; i < id.length; i++) h = (h * 31 + id.charCodeAt(i)) | 0;
+  return Math.abs(h) % pairs;
+}

@@ -1,0 +1,96 @@
+/**
+ * createApp(deps): the reference server as a Hono app. Everything it talks to (store,
+ * workspace source, clock, hub, logger) is injected; main.ts wires the real ones, tests
+ * build it over an in-memory database.
+ */
+import { Hono } from 'hono';
+import type { Session, Store } from './store/types';
+import type { WorkspaceSource } from './sources/types';
+import { LiveHub } from './live/hub';
+import { HttpProblem } from './http';
+import { type ServerLogger, silentLogger } from './log';
+import { hashToken, requestToken } from './auth';
+import { MessagingError } from './messaging';
+import { authRoutes } from './routes/auth';
+import { conversationRoutes } from './routes/conversations';
+import { liveRoutes } from './routes/live';
+import { staticRoutes } from './routes/static';
+
+export interface Clock {
+  now(): number;
+}
+
+export interface AppConfig {
+  /** Where the built client lives; without it only the API is served. */
+  staticDir?: string;
+  heartbeatMs?: number;
+  demo?: { seed: number; size: string };
+}
+
+export interface AppDeps {
+  store: Store;
+  source: WorkspaceSource;
+  clock: Clock;
+  hub?: LiveHub;
+  logger?: ServerLogger;
+  config?: AppConfig;
+}
+
+export interface AppEnv {
+  Variables: { session: Session; tokenHash: string };
+}
+
+export type AppContext = Required<Pick<AppDeps, 'store' | 'source' | 'clock' | 'hub' | 'logger'>> & { config: AppConfig };
+
+/** Paths under /api that answer without a token (SPEC §7.1: configuration and status). */
+const PUBLIC_API = new Set(['/api/auth/status', '/api/config/mode', '/api/config/features', '/api/setup/status']);
+
+export function createApp(deps: AppDeps) {
+  const ctx: AppContext = {
+    store: deps.store,
+    source: deps.source,
+    clock: deps.clock,
+    hub: deps.hub ?? new LiveHub(),
+    logger: deps.logger ?? silentLogger,
+    config: deps.config ?? {},
+  };
+  const app = new Hono<AppEnv>();
+
+  app.use('*', async (c, next) => {
+    const started = performance.now();
+    await next();
+    const path = c.req.path;
+    if (path.startsWith('/api') || path.startsWith('/auth/')) {
+      ctx.logger.log('info', 'request', { method: c.req.method, path, status: c.res.status, ms: Math.round(performance.now() - started) });
+    }
+  });
+
+  app.onError((error, c) => {
+    if (error instanceof HttpProblem) return c.json({ error: error.message, ...error.extra }, error.status);
+    if (error instanceof MessagingError) return c.json({ error: error.message }, error.status);
+    ctx.logger.log('error', 'unhandled error', { path: c.req.path, error: String(error), stack: (error as Error).stack });
+    return c.json({ error: 'Internal server error' }, 500);
+  });
+
+  // Every /api call but the public ones needs a valid session (Bearer, cookie, or the stream's token query).
+  app.use('/api/*', async (c, next) => {
+    const token = requestToken(c, c.req.path === '/api/sse/stream');
+    if (token) {
+      const tokenHash = hashToken(token);
+      const session = await ctx.store.getSession(tokenHash);
+      if (session) {
+        c.set('session', session);
+        c.set('tokenHash', tokenHash);
+      }
+    }
+    if (!c.get('session') && !PUBLIC_API.has(c.req.path)) return c.json({ error: 'Authentication required' }, 401);
+    return next();
+  });
+
+  app.route('/', authRoutes(ctx));
+  app.route('/', conversationRoutes(ctx));
+  app.route('/', liveRoutes(ctx));
+  app.all('/api/*', (c) => c.json({ error: `No such endpoint: ${c.req.method} ${c.req.path}` }, 404));
+  app.route('/', staticRoutes(ctx));
+  return { app, ctx };
+}

@@ -1,0 +1,38 @@
+/** Edge helpers: every body and query is validated with a schema; a bad one answers 400 {error}. */
+import type { Context } from 'hono';
+import type { z } from 'zod';
+
+export class HttpProblem extends Error {
+  constructor(
+    readonly status: 400 | 401 | 403 | 404 | 409 | 500 | 501 | 502,
+    message: string,
+    readonly extra: Record<string, unknown> = {},
+  ) {
+    super(message);
+  }
+}
+
+function describe(error: z.ZodError): string {
+  return error.issues.map((issue) => (issue.path.length ? `${issue.path.join('.')}: ${issue.message}` : issue.message)).join('; ');
+}
+
+export async function parseBody<S extends z.ZodType>(c: Context, schema: S): Promise<z.infer<S>> {
+  let raw: unknown = {};
+  const text = await c.req.text();
+  if (text.trim() !== '') {
+    try {
+      raw = JSON.parse(text);
+    } catch {
+      throw new HttpProblem(400, 'The request body is not valid JSON');
+    }
+  }
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) throw new HttpProblem(400, `Invalid request: ${describe(parsed.error)}`);
+  return parsed.data;
+}
+
+export function parseQuery<S extends z.ZodType>(c: Context, schema: S): z.infer<S> {
+  const parsed = schema.safeParse(c.req.query());
+  if (!parsed.success) throw new HttpProblem(400, `Invalid query: ${describe(parsed.error)}`);
+  return parsed.data;
+}

@@ -1,0 +1,41 @@
+/**
+ * Fans committed events out to each member's open streams. Events reach the hub only
+ * after the store has committed them (see Store), so a listener never sees an event the
+ * log could lose.
+ */
+import type { StoredEvent } from '../store/types';
+
+export type EventListener = (event: StoredEvent) => void;
+
+export class LiveHub {
+  private readonly listeners = new Map<string, Set<EventListener>>();
+
+  private static key(workspaceId: string, userId: string): string {
+    return `${workspaceId}\u0000${userId}`;
+  }
+
+  subscribe(workspaceId: string, userId: string, listener: EventListener): () => void {
+    const key = LiveHub.key(workspaceId, userId);
+    let set = this.listeners.get(key);
+    if (!set) this.listeners.set(key, (set = new Set()));
+    set.add(listener);
+    return () => {
+      set.delete(listener);
+      if (set.size === 0) this.listeners.delete(key);
+    };
+  }
+
+  publish(workspaceId: string, events: ReadonlyArray<StoredEvent & { userId: string }>): void {
+    for (const { userId, ...event } of events) {
+      const set = this.listeners.get(LiveHub.key(workspaceId, userId));
+      if (!set) continue;
+      for (const listener of [...set]) listener(event);
+    }
+  }
+
+  openStreams(): number {
+    let n = 0;
+    for (const set of this.listeners.values()) n += set.size;
+    return n;
+  }
+}

@@ -1,0 +1,108 @@
+/**
+ * The real server: SQLite under the data dir, the demo workspace (Slack comes with its
+ * issue), the simulator, and the built client. Configuration is by environment:
+ *   PORT (8787), HOST (127.0.0.1), SIFT_DATA_DIR (./data), SIFT_DEMO_SEED (42),
+ *   SIFT_DEMO_SIZE (small | large), SIFT_SIMULATOR_RATE (messages a minute, 0 = off),
+ *   SIFT_STATIC_DIR (dist), SIFT_LOG_LEVEL (info).
+ */
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { serve } from '@hono/node-server';
+import type { Server } from 'node:http';
+import { createApp } from './app';
+import { jsonLogger, type ServerLogLevel } from './log';
+import { SqliteStore } from './store/sqlite';
+import { DemoSource } from './sources/demoSource';
+import { startSimulator } from './sources/simulator';
+import type { DemoSize } from './sources/demo/generator';
+
+export interface ServerOptions {
+  port: number;
+  host: string;
+  dataDir: string;
+  staticDir: string;
+  seed: number;
+  size: DemoSize;
+  simulatorRate: number;
+  logLevel: ServerLogLevel;
+}
+
+export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): ServerOptions {
+  const size = env.SIFT_DEMO_SIZE ?? 'small';
+  if (size !== 'small' && size !== 'large') throw new Error(`SIFT_DEMO_SIZE must be small or large, not ${size}`);
+  const number = (name: string, fallback: number) => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    const n = Number(raw);
+    if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be a non-negative number, not ${raw}`);
+    return n;
+  };
+  return {
+    port: number('PORT', 8787),
+    host: env.HOST ?? '127.0.0.1',
+    dataDir: resolve(env.SIFT_DATA_DIR ?? './data'),
+    staticDir: resolve(env.SIFT_STATIC_DIR ?? 'dist'),
+    seed: number('SIFT_DEMO_SEED', 42),
+    size,
+    simulatorRate: number('SIFT_SIMULATOR_RATE', 4),
+    logLevel: (env.SIFT_LOG_LEVEL as ServerLogLevel | undefined) ?? 'info',
+  };
+}
+
+export async function startServer(options: ServerOptions) {
+  const logger = jsonLogger(undefined, options.logLevel);
+  mkdirSync(options.dataDir, { recursive: true });
+  // One database file per demo size, so switching size never mixes two workspaces.
+  const file = join(options.dataDir, options.size === 'small' ? 'sift.db' : `sift-${options.size}.db`);
+  const store = new SqliteStore(file);
+  const clock = { now: () => Date.now() };
+  const source = new DemoSource({ seed: options.seed, size: options.size, now: clock.now, logger });
+  const started = performance.now();
+  await source.prepare(store);
+  logger.log('info', 'workspace ready', { file, size: options.size, ms: Math.round(performance.now() - started) });
+
+  const { app, ctx } = createApp({
+    store,
+    source,
+    clock,
+    logger,
+    config: { staticDir: options.staticDir, demo: { seed: options.seed, size: options.size } },
+  });
+  const server = await new Promise<Server>((resolveServer) => {
+    const s = serve({ fetch: app.fetch, port: options.port, hostname: options.host }, () => resolveServer(s as Server));
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : options.port;
+  const url = `http://${options.host}:${port}`;
+  logger.log('info', 'listening', { url });
+
+  const stopSimulator =
+    options.simulatorRate > 0
+      ? startSimulator({ store, hub: ctx.hub, now: clock.now, ratePerMinute: options.simulatorRate, seed: options.seed, source, logger })
+      : () => {};
+
+  const close = async () => {
+    stopSimulator();
+    server.closeAllConnections();
+    await new Promise<void>((r) => server.close(() => r()));
+    await store.close();
+  };
+  return { url, port, close, store, hub: ctx.hub };
+}
+
+/** Starts from the environment and stops cleanly on SIGINT / SIGTERM. */
+export function runFromCommandLine(): void {
+  startServer(optionsFromEnv())
+    .then(({ url, close }) => {
+      process.stdout.write(`Sift is running on ${url}\n`);
+      const stop = () => void close().then(() => process.exit(0));
+      process.on('SIGINT', stop);
+      process.on('SIGTERM', stop);
+    })
+    .catch((error: unknown) => {
+      process.stderr.write(`Sift could not start: ${(error as Error).message}\n`);
+      process.exit(1);
+    });
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === import.meta.filename) runFromCommandLine();

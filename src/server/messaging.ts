@@ -1,0 +1,160 @@
+/**
+ * The member-visible writes, shared by the routes and the demo simulator: each one is
+ * committed with its events in one transaction, then fanned out.
+ */
+import type { ConversationSummary, MessageUpdateData, UserData } from '../model/types';
+import { parseThreadId, threadId } from '../model/validation';
+import type { LiveHub } from './live/hub';
+import type { ConversationRecord, InsertMessageResult, MemberEvent, Store } from './store/types';
+
+export class MessagingError extends Error {
+  constructor(
+    message: string,
+    readonly status: 400 | 404 | 502 = 400,
+  ) {
+    super(message);
+  }
+}
+
+export interface MessagingDeps {
+  store: Store;
+  hub: LiveHub;
+  now: () => number;
+}
+
+export interface PostInput {
+  workspaceId: string;
+  userId: string;
+  /** A conversation id, or a parent channel id together with thread_ts. */
+  channel: string;
+  text: string;
+  thread_ts?: string;
+  client_msg_id?: string;
+  subtype?: 'channel_join' | 'channel_leave';
+}
+
+/** Finds (or, for a reply to a message without a thread yet, creates) the target conversation. */
+async function resolveTarget(deps: MessagingDeps, input: PostInput): Promise<{ record: ConversationRecord; parent: ConversationRecord | null }> {
+  const { store } = deps;
+  const fromId = parseThreadId(input.channel);
+  const parentId = input.thread_ts ? (fromId?.parentId ?? input.channel) : fromId?.parentId;
+  if (input.thread_ts && fromId && fromId.threadTs !== input.thread_ts) throw new MessagingError('thread_ts does not match the thread');
+  if (!parentId) {
+    const record = await store.conversationRecord(input.workspaceId, input.channel);
+    if (!record) throw new MessagingError('Unknown conversation', 404);
+    return { record, parent: null };
+  }
+  const parent = await store.conversationRecord(input.workspaceId, parentId);
+  if (!parent || parent.type === 'thread') throw new MessagingError('Unknown conversation', 404);
+  const threadTs = input.thread_ts ?? fromId!.threadTs;
+  const id = threadId(parentId, threadTs);
+  let record = await store.conversationRecord(input.workspaceId, id);
+  if (!record) {
+    const parentMessage = await store.getMessage(input.workspaceId, parentId, threadTs);
+    if (!parentMessage) throw new MessagingError('The thread parent message does not exist', 404);
+    const members = [...new Set([parentMessage.user, input.userId].filter((u): u is string => Boolean(u)))];
+    record = {
+      id,
+      name: parentMessage.text.slice(0, 80),
+      type: 'thread',
+      is_private: parent.is_private,
+      member_ids: members,
+      parent_conversation_id: parentId,
+      thread_ts: threadTs,
+    };
+    await store.importBatch(input.workspaceId, { conversations: [record] });
+  }
+  return { record, parent };
+}
+
+/** The per-member events of a new message (SPEC §7.3 message_update). */
+export function messageEvents(
+  result: InsertMessageResult,
+  users: Record<string, UserData>,
+  parent: ConversationRecord | null,
+): MemberEvent[] {
+  const { message, conversation } = result;
+  const isThread = conversation.type === 'thread';
+  const events: MemberEvent[] = result.members.map((member) => {
+    const summary: ConversationSummary = {
+      ...conversation,
+      last_read: member.last_read,
+      unread_count: member.unread_count,
+      unread_count_display: member.unread_count,
+    };
+    const data: MessageUpdateData = {
+      action: isThread ? 'thread_new_message' : 'new_message',
+      conversation_id: conversation.id,
+      message,
+      is_thread: isThread,
+      unread_count: member.unread_count,
+      unread_count_display: member.unread_count,
+      last_read: member.last_read,
+      conversation: summary,
+      users,
+    };
+    if (isThread && message.thread_ts) data.thread_ts = message.thread_ts;
+    return { userId: member.userId, type: 'message_update', data };
+  });
+  // Members of the parent channel see the reply counted on its parent message.
+  if (isThread && parent && message.thread_ts) {
+    for (const userId of parent.member_ids) {
+      const data: MessageUpdateData = {
+        action: 'new_message',
+        conversation_id: parent.id,
+        message,
+        is_thread: true,
+        thread_ts: message.thread_ts,
+        users,
+      };
+      events.push({ userId, type: 'message_update', data });
+    }
+  }
+  return events;
+}
+
+export async function postMessage(deps: MessagingDeps, input: PostInput) {
+  const { store, hub } = deps;
+  const { record, parent } = await resolveTarget(deps, input);
+  if (!record.member_ids.includes(input.userId) && (record.is_private || record.type === 'dm')) {
+    throw new MessagingError('Unknown conversation', 404);
+  }
+  const users = await store.userData(input.workspaceId, [input.userId]);
+  const written = await store.insertMessage(
+    {
+      workspaceId: input.workspaceId,
+      conversationId: record.id,
+      user: input.userId,
+      text: input.text,
+      thread_ts: input.thread_ts ?? record.thread_ts,
+      client_msg_id: input.client_msg_id,
+      subtype: input.subtype,
+      at: deps.now(),
+    },
+    (result) => messageEvents(result, users, parent),
+  );
+  hub.publish(input.workspaceId, written.events);
+  return written.result;
+}
+
+export async function markConversationRead(
+  deps: MessagingDeps,
+  input: { workspaceId: string; userId: string; conversationId: string; timestamp?: string },
+) {
+  const { store, hub } = deps;
+  const summary = await store.getConversation(input.workspaceId, input.userId, input.conversationId);
+  if (!summary) throw new MessagingError('Unknown conversation', 404);
+  const lastRead = input.timestamp ?? summary.latest_message?.ts ?? '';
+  const written = await store.markRead(input.workspaceId, input.userId, input.conversationId, lastRead, (state) => {
+    const data: MessageUpdateData = {
+      action: 'channel_marked',
+      conversation_id: input.conversationId,
+      unread_count: state.unread_count,
+      unread_count_display: state.unread_count,
+      last_read: state.last_read,
+    };
+    return [{ userId: input.userId, type: 'message_update', data }];
+  });
+  hub.publish(input.workspaceId, written.events);
+  return written.result;
+}

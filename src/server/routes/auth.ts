@@ -1,0 +1,125 @@
+/** SPEC §7.1: sign-in, sessions, configuration and feature flags. */
+import { Hono } from 'hono';
+import type { Context } from 'hono';
+import { deleteCookie, setCookie } from 'hono/cookie';
+import { z } from 'zod';
+import { COOKIE_NAMES } from '../../model/constants';
+import type { AuthStatus, FeatureFlag } from '../../model/types';
+import type { AppContext, AppEnv } from '../app';
+import { hashToken, newToken, requestToken } from '../auth';
+import { HttpProblem, parseBody } from '../http';
+import type { Session } from '../store/types';
+
+const SESSION_COOKIE_MAX_AGE = 60 * 60 * 24 * 30;
+
+/** The session of a request outside /api (those routes skip the /api middleware). */
+async function sessionOf(ctx: AppContext, c: Context<AppEnv>): Promise<{ session: Session; tokenHash: string } | null> {
+  const existing = c.get('session');
+  if (existing) return { session: existing, tokenHash: c.get('tokenHash') };
+  const token = requestToken(c);
+  if (!token) return null;
+  const tokenHash = hashToken(token);
+  const session = await ctx.store.getSession(tokenHash);
+  return session ? { session, tokenHash } : null;
+}
+
+export function featureFlags(ctx: AppContext): Record<string, FeatureFlag> {
+  return {
+    aiEnabled: { enabled: false, state: 'unavailable', config: {} },
+    userProfile: { enabled: false, state: 'off', config: {} },
+    demoMode: { enabled: ctx.source.mode === 'demo', state: ctx.source.mode, config: {} },
+  };
+}
+
+export function authRoutes(ctx: AppContext) {
+  const app = new Hono<AppEnv>();
+
+  app.get('/auth/slack', async (c) => {
+    if (!ctx.source.demoSignIn) throw new HttpProblem(501, 'Slack sign-in is not configured on this server');
+    const as = c.req.query('as');
+    if (as !== undefined && !/^[A-Z0-9]{2,20}$/.test(as)) throw new HttpProblem(400, 'as must be a user id');
+    const signIn = await ctx.source.demoSignIn(ctx.store, as);
+    if (!signIn) throw new HttpProblem(400, `No demo member with id ${as}`);
+    const token = newToken();
+    await ctx.store.createSession(hashToken(token), { ...signIn, createdAt: ctx.clock.now() });
+    setCookie(c, COOKIE_NAMES.session, token, { httpOnly: true, sameSite: 'Lax', path: '/', maxAge: SESSION_COOKIE_MAX_AGE });
+    ctx.logger.log('info', 'signed in', { workspace: signIn.workspaceId, user: signIn.userId });
+    const query = new URLSearchParams({ auth_success: 'true', workspace: signIn.workspaceId, token });
+    return c.redirect(`/?${query.toString()}`, 302);
+  });
+
+  app.post('/auth/logout', async (c) => {
+    const found = await sessionOf(ctx, c);
+    if (found) await ctx.store.deleteSession(found.tokenHash);
+    deleteCookie(c, COOKIE_NAMES.session, { path: '/' });
+    deleteCookie(c, COOKIE_NAMES.stream, { path: '/' });
+    return c.json({ success: true });
+  });
+
+  app.post('/auth/switch-workspace', async (c) => {
+    const found = await sessionOf(ctx, c);
+    if (!found) return c.json({ error: 'Authentication required' }, 401);
+    const { workspaceId } = await parseBody(c, z.object({ workspaceId: z.string().min(1) }));
+    const membership = (await ctx.store.memberships(found.session.accountId)).find((m) => m.workspace.id === workspaceId);
+    if (!membership) throw new HttpProblem(404, 'You are not a member of that workspace');
+    await ctx.store.switchSessionWorkspace(found.tokenHash, workspaceId, membership.userId);
+    return c.json({ success: true, workspace: membership.workspace });
+  });
+
+  app.get('/api/auth/status', async (c) => {
+    const session = c.get('session');
+    if (!session) {
+      const body: AuthStatus = { authenticated: false, user: null, workspace: null, organizations: [] };
+      return c.json(body);
+    }
+    const [user, workspace, memberships] = await Promise.all([
+      ctx.store.getUser(session.workspaceId, session.userId),
+      ctx.store.getWorkspace(session.workspaceId),
+      ctx.store.memberships(session.accountId),
+    ]);
+    const body: AuthStatus = {
+      authenticated: true,
+      user,
+      workspace,
+      team: workspace,
+      organizations: memberships.map((m) => m.workspace),
+    };
+    return c.json(body);
+  });
+
+  app.post('/api/auth/revoke', async (c) => {
+    await ctx.store.deleteSession(c.get('tokenHash'));
+    deleteCookie(c, COOKIE_NAMES.session, { path: '/' });
+    return c.json({ success: true, revoked: true });
+  });
+
+  app.get('/api/config/mode', (c) =>
+    c.json({ centralized: false, hasCredentials: ctx.source.mode === 'slack', mode: 'workspace-specific', source: ctx.source.mode }),
+  );
+
+  app.get('/api/config/features', (c) => {
+    const flags = featureFlags(ctx);
+    return c.json(Object.fromEntries(Object.entries(flags).map(([name, flag]) => [name, flag.enabled])));
+  });
+
+  app.get('/api/features/flags', (c) => c.json({ success: true, flags: featureFlags(ctx) }));
+
+  app.get('/api/setup/status', (c) =>
+    c.json({
+      configured: true,
+      mode: ctx.source.mode,
+      slack: { configured: ctx.source.mode === 'slack' },
+      demo: ctx.source.mode === 'demo' ? (ctx.config.demo ?? null) : null,
+    }),
+  );
+
+  app.get('/api/workspaces/installations', async (c) => {
+    const memberships = await ctx.store.memberships(c.get('session').accountId);
+    return c.json({
+      success: true,
+      installations: memberships.map((m) => ({ workspace: m.workspace, user_id: m.userId, source: ctx.source.mode })),
+    });
+  });
+
+  return app;
+}

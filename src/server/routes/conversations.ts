@@ -1,0 +1,228 @@
+/** SPEC §7.2: conversations, messages and users, as the signed-in member sees them. */
+import { Hono } from 'hono';
+import { z } from 'zod';
+import { compileFilter, isKnownOperator } from '../../model/filter';
+import { CONVERSATION_TYPES, type ConversationSummary, type Conversation, type Message } from '../../model/types';
+import { isTs, compareTs } from '../../model/ts';
+import { validateOutgoingMessage } from '../../model/validation';
+import type { AppContext, AppEnv } from '../app';
+import { HttpProblem, parseBody, parseQuery } from '../http';
+import { MessagingError, markConversationRead, postMessage } from '../messaging';
+
+/** How many of a conversation's newest messages one fetch returns. */
+export const CONVERSATION_MESSAGE_LIMIT = 500;
+
+const typeSchema = z.enum(CONVERSATION_TYPES as [string, ...string[]]);
+const intString = (max: number) =>
+  z
+    .string()
+    .regex(/^\d+$/, 'must be a non-negative integer')
+    .transform(Number)
+    .refine((n) => n <= max, `must be at most ${max}`);
+
+const ruleSchema = z.object({
+  field: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z0-9_]+)*$/, 'must be a field name or a dotted path'),
+  operator: z.string().refine(isKnownOperator, 'unknown operator'),
+  value: z.unknown().optional(),
+});
+
+const filteredSchema = z.object({
+  filter: z
+    .union([z.array(ruleSchema), z.object({ rules: z.array(ruleSchema), combinator: z.enum(['and', 'or']).optional() })])
+    .optional(),
+  sort: z
+    .object({ field: z.enum(['latest_activity', 'unread_count', 'name']), direction: z.enum(['asc', 'desc']).optional() })
+    .optional(),
+  includeThreads: z.boolean().optional(),
+  includeUserData: z.boolean().optional(),
+  limit: z.number().int().min(1).max(100_000).optional(),
+  offset: z.number().int().min(0).optional(),
+});
+
+const sendSchema = z.object({
+  channel: z.string().min(1, 'channel is required').max(200),
+  text: z.string(),
+  thread_ts: z.string().optional(),
+  mentions: z.array(z.string()).optional(),
+  client_msg_id: z.string().max(100).optional(),
+});
+
+function aggregateOf(conversations: ConversationSummary[]) {
+  const byType: Record<string, number> = { dm: 0, channel: 0, thread: 0 };
+  const byCategory: Record<string, number> = { urgent: 0, can_wait: 0, fyi: 0, none: 0 };
+  let unread = 0;
+  for (const c of conversations) {
+    byType[c.type] = (byType[c.type] ?? 0) + 1;
+    const key = c.unread_count_display > 0 ? (c.ai_category ?? 'none') : null;
+    if (key) byCategory[key] = (byCategory[key] ?? 0) + 1;
+    if (c.unread_count_display > 0) unread += 1;
+  }
+  return { total: conversations.length, unread, by_type: byType, unread_by_category: byCategory };
+}
+
+export function conversationRoutes(ctx: AppContext) {
+  const app = new Hono<AppEnv>();
+  const messaging = { store: ctx.store, hub: ctx.hub, now: () => ctx.clock.now() };
+
+  app.get('/api/conversations/data', async (c) => {
+    const s = c.get('session');
+    const q = parseQuery(
+      c,
+      z.object({
+        type: typeSchema.optional(),
+        offset: intString(10_000_000).optional(),
+        limit: intString(100_000).optional(),
+        includeUsers: z.enum(['true', 'false']).optional(),
+      }),
+    );
+    const { conversations, total } = await ctx.store.listConversations(s.workspaceId, s.userId, {
+      type: q.type as ConversationSummary['type'] | undefined,
+      offset: q.offset,
+      limit: q.limit,
+    });
+    const withUsers = q.includeUsers ? q.includeUsers === 'true' : !q.offset;
+    const data: { conversations: ConversationSummary[]; users?: Record<string, unknown> } = { conversations };
+    if (withUsers) data.users = Object.fromEntries((await ctx.store.listUsers(s.workspaceId)).map((u) => [u.id, u]));
+    return c.json({ success: true, data, total, offset: q.offset ?? 0 });
+  });
+
+  app.post('/api/conversations/filtered', async (c) => {
+    const s = c.get('session');
+    const body = await parseBody(c, filteredSchema);
+    const filter = Array.isArray(body.filter) ? { rules: body.filter } : (body.filter ?? { rules: [] });
+    const predicate = compileFilter<ConversationSummary>(filter);
+    const { conversations } = await ctx.store.listConversations(s.workspaceId, s.userId);
+    let matched = conversations.filter((conv) => (body.includeThreads === false ? conv.type !== 'thread' : true) && predicate(conv));
+    const field = body.sort?.field ?? 'latest_activity';
+    const sign = (body.sort?.direction ?? (field === 'name' ? 'asc' : 'desc')) === 'asc' ? 1 : -1;
+    matched = matched.sort((a, b) => {
+      const d = field === 'name' ? a.name.localeCompare(b.name) : (a[field] as number) - (b[field] as number);
+      return d !== 0 ? sign * d : a.id.localeCompare(b.id);
+    });
+    const total = matched.length;
+    const page = matched.slice(body.offset ?? 0, (body.offset ?? 0) + (body.limit ?? total));
+    const users = body.includeUserData
+      ? await ctx.store.userData(s.workspaceId, page.flatMap((conv) => conv.member_ids))
+      : undefined;
+    return c.json({ success: true, data: { conversations: page, users }, aggregates: aggregateOf(matched), total });
+  });
+
+  app.get('/api/conversations/fetch', async (c) => {
+    const s = c.get('session');
+    const { total } = await ctx.store.listConversations(s.workspaceId, s.userId, { limit: 0 });
+    return c.json({ success: true, summary: { conversations: total, new_messages: 0 } });
+  });
+
+  app.get('/api/conversations/fetch-all', async (c) => {
+    const s = c.get('session');
+    const summary = await ctx.source.fetchAll(ctx.store, s.workspaceId, s.userId);
+    const events = await ctx.store.appendEvents(s.workspaceId, [{ userId: s.userId, type: 'fetch_complete', data: { summary } }], ctx.clock.now());
+    ctx.hub.publish(s.workspaceId, events);
+    return c.json({ success: true, summary });
+  });
+
+  app.post('/api/conversations/aggregate', async (c) => {
+    const s = c.get('session');
+    const { groups } = await parseBody(
+      c,
+      z.object({ groups: z.array(z.enum(['type', 'ai_category', 'is_private', 'unread'])).min(1).max(4) }),
+    );
+    const { conversations } = await ctx.store.listConversations(s.workspaceId, s.userId);
+    const data: Record<string, Record<string, number>> = {};
+    for (const group of groups) {
+      const counts: Record<string, number> = {};
+      for (const conv of conversations) {
+        const key =
+          group === 'unread' ? String(conv.unread_count_display > 0) : group === 'ai_category' ? (conv.ai_category ?? 'none') : String(conv[group]);
+        counts[key] = (counts[key] ?? 0) + 1;
+      }
+      data[group] = counts;
+    }
+    return c.json({ success: true, data, total: conversations.length });
+  });
+
+  app.post('/api/conversations/:id/mark-read', async (c) => {
+    const s = c.get('session');
+    const { timestamp } = await parseBody(c, z.object({ timestamp: z.string().refine(isTs, 'must be a message timestamp').optional() }));
+    const conversationId = c.req.param('id');
+    const state = await markConversationRead(messaging, { workspaceId: s.workspaceId, userId: s.userId, conversationId, timestamp });
+    return c.json({ success: true, conversation_id: conversationId, last_read: state.last_read, unread_count: state.unread_count });
+  });
+
+  app.get('/api/conversations/:id/threads', async (c) => {
+    const s = c.get('session');
+    const id = c.req.param('id');
+    const summary = await ctx.store.getConversation(s.workspaceId, s.userId, id);
+    if (!summary) throw new HttpProblem(404, 'Unknown conversation');
+    const messages = await ctx.store.listMessages(s.workspaceId, id, CONVERSATION_MESSAGE_LIMIT);
+    // A thread reads from its parent message down.
+    if (summary.type === 'thread' && summary.parent_conversation_id && summary.parent_message?.ts) {
+      const parent = await ctx.store.getMessage(s.workspaceId, summary.parent_conversation_id, summary.parent_message.ts);
+      if (parent && !messages.some((m) => m.ts === parent.ts)) messages.unshift(parent);
+    }
+    const withThreads: Message[] = [];
+    for (const message of messages) {
+      if (summary.type !== 'thread' && message.reply_count) {
+        const replies = await ctx.store.listMessages(s.workspaceId, `${id}:${message.ts}`, CONVERSATION_MESSAGE_LIMIT);
+        withThreads.push({ ...message, threads: replies.sort((a, b) => compareTs(a.ts, b.ts)) });
+      } else withThreads.push(message);
+    }
+    const userIds = [...summary.member_ids, ...withThreads.flatMap((m) => [m.user, ...(m.threads ?? []).map((r) => r.user)])].filter(
+      (u): u is string => Boolean(u),
+    );
+    const members = await ctx.store.userData(s.workspaceId, userIds);
+    for (const message of withThreads) {
+      if (message.user && members[message.user]) message.user_data = members[message.user];
+      for (const reply of message.threads ?? []) if (reply.user && members[reply.user]) reply.user_data = members[reply.user];
+    }
+    const conversation: Conversation = {
+      ...summary,
+      participants: summary.member_ids.map((m) => members[m]).filter((u): u is NonNullable<typeof u> => Boolean(u)),
+      members_data: members,
+      messages: withThreads,
+      last_message: summary.latest_message,
+    };
+    return c.json({ success: true, conversation });
+  });
+
+  app.post('/api/messages/validate', async (c) => {
+    const body = await parseBody(
+      c,
+      z.object({
+        message: z.object({ channel: z.unknown(), text: z.unknown(), thread_ts: z.unknown().optional() }),
+        mentions: z.array(z.string()).optional(),
+      }),
+    );
+    const errors = validateOutgoingMessage(body.message);
+    return c.json({ success: errors.length === 0, errors, message: body.message });
+  });
+
+  app.post('/api/messages/send', async (c) => {
+    const s = c.get('session');
+    const body = await parseBody(c, sendSchema);
+    const errors = validateOutgoingMessage(body);
+    if (errors.length > 0) throw new HttpProblem(400, `Message validation failed: ${errors.join(', ')}`, { errors });
+    await ctx.source.deliver?.({ workspaceId: s.workspaceId, userId: s.userId, conversationId: body.channel, text: body.text, thread_ts: body.thread_ts });
+    const result = await postMessage(messaging, {
+      workspaceId: s.workspaceId,
+      userId: s.userId,
+      channel: body.channel,
+      text: body.text,
+      thread_ts: body.thread_ts,
+      client_msg_id: body.client_msg_id,
+    }).catch((error: unknown) => {
+      // A target that does not exist is a validation failure of the message (SPEC §5).
+      if (error instanceof MessagingError) throw new HttpProblem(400, `Message validation failed: ${error.message}`, { errors: [error.message] });
+      throw error;
+    });
+    return c.json({ success: true, ok: true, channel: result.message.channel, ts: result.message.ts, message: result.message });
+  });
+
+  app.get('/api/users/display-data', async (c) => {
+    const s = c.get('session');
+    const users = await ctx.store.listUsers(s.workspaceId);
+    return c.json({ success: true, data: { users: Object.fromEntries(users.map((u) => [u.id, u])) } });
+  });
+
+  return app;
+}

@@ -1,0 +1,31 @@
+/**
+ * A workspace source: where a workspace's people, conversations and messages come from.
+ * The demo source generates them; the Slack source (a later issue) syncs them through
+ * Slack's Web API. Both keep the store as the one copy the routes read.
+ */
+import type { Store } from '../store/types';
+
+export interface SignIn {
+  accountId: string;
+  workspaceId: string;
+  userId: string;
+}
+
+export interface FetchSummary {
+  workspaces: number;
+  users: number;
+  conversations: number;
+  messages: number;
+}
+
+export interface WorkspaceSource {
+  readonly mode: 'demo' | 'slack';
+  /** Makes sure the store holds the source's workspaces; idempotent, run on start. */
+  prepare(store: Store): Promise<void>;
+  /** Demo mode: the member a sign-in lands on (`as`: another demo member, by user id). */
+  demoSignIn?(store: Store, as?: string): Promise<SignIn | null>;
+  /** A full fetch of the member's workspace into the store. */
+  fetchAll(store: Store, workspaceId: string, userId: string): Promise<FetchSummary>;
+  /** Hands a message to the workspace before it is stored (Slack: chat.postMessage). */
+  deliver?(input: { workspaceId: string; userId: string; conversationId: string; text: string; thread_ts?: string }): Promise<void>;
+}

@@ -1,0 +1,67 @@
+/**
+ * Schema migrations, applied in order on start. Each entry runs once, inside a
+ * transaction, and bumps `user_version`. Append new entries; never edit a shipped one.
+ */
+import type Database from 'better-sqlite3';
+
+export const MIGRATIONS: readonly string[] = [
+  // 1: the workspace, its members' state, sessions and the event log.
+  `
+  CREATE TABLE workspaces (id TEXT PRIMARY KEY, name TEXT NOT NULL, source TEXT NOT NULL, data TEXT NOT NULL DEFAULT '{}');
+  CREATE TABLE accounts (id TEXT PRIMARY KEY, created_at INTEGER NOT NULL);
+  CREATE TABLE memberships (
+    account_id TEXT NOT NULL REFERENCES accounts(id),
+    workspace_id TEXT NOT NULL REFERENCES workspaces(id),
+    user_id TEXT NOT NULL,
+    PRIMARY KEY (account_id, workspace_id)
+  );
+  CREATE UNIQUE INDEX memberships_by_user ON memberships (workspace_id, user_id);
+  CREATE TABLE users (workspace_id TEXT NOT NULL, id TEXT NOT NULL, data TEXT NOT NULL, PRIMARY KEY (workspace_id, id)) WITHOUT ROWID;
+  CREATE TABLE conversations (
+    workspace_id TEXT NOT NULL, id TEXT NOT NULL,
+    name TEXT NOT NULL, type TEXT NOT NULL CHECK (type IN ('dm', 'channel', 'thread')),
+    is_private INTEGER NOT NULL DEFAULT 0, dm_user TEXT, member_ids TEXT NOT NULL DEFAULT '[]',
+    parent_id TEXT, thread_ts TEXT, parent_user TEXT, parent_text TEXT, truth TEXT,
+    message_count INTEGER NOT NULL DEFAULT 0, latest_ts TEXT, latest_user TEXT, latest_text TEXT,
+    PRIMARY KEY (workspace_id, id)
+  ) WITHOUT ROWID;
+  CREATE TABLE conversation_members (
+    workspace_id TEXT NOT NULL, user_id TEXT NOT NULL, conversation_id TEXT NOT NULL,
+    last_read TEXT NOT NULL DEFAULT '', unread_count INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (workspace_id, user_id, conversation_id)
+  ) WITHOUT ROWID;
+  CREATE INDEX conversation_members_by_conversation ON conversation_members (workspace_id, conversation_id);
+  CREATE TABLE messages (
+    workspace_id TEXT NOT NULL, conversation_id TEXT NOT NULL, ts TEXT NOT NULL,
+    user TEXT, text TEXT NOT NULL, subtype TEXT, thread_ts TEXT, reply_count INTEGER NOT NULL DEFAULT 0, client_msg_id TEXT,
+    PRIMARY KEY (workspace_id, conversation_id, ts)
+  ) WITHOUT ROWID;
+  CREATE TABLE labels (
+    workspace_id TEXT NOT NULL, user_id TEXT NOT NULL, conversation_id TEXT NOT NULL,
+    category TEXT NOT NULL CHECK (category IN ('urgent', 'can_wait', 'fyi')),
+    source TEXT NOT NULL CHECK (source IN ('manual', 'ai')),
+    reason TEXT, confidence REAL, triggers TEXT, updated_at INTEGER NOT NULL,
+    PRIMARY KEY (workspace_id, user_id, conversation_id)
+  ) WITHOUT ROWID;
+  CREATE TABLE sessions (
+    token_hash TEXT PRIMARY KEY, account_id TEXT NOT NULL REFERENCES accounts(id),
+    workspace_id TEXT NOT NULL, user_id TEXT NOT NULL, created_at INTEGER NOT NULL
+  );
+  CREATE TABLE events (
+    workspace_id TEXT NOT NULL, user_id TEXT NOT NULL, sequence INTEGER NOT NULL,
+    type TEXT NOT NULL, data TEXT NOT NULL, created_at INTEGER NOT NULL,
+    PRIMARY KEY (workspace_id, user_id, sequence)
+  ) WITHOUT ROWID;
+  `,
+];
+
+export function migrate(db: Database.Database): number {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  for (let version = current; version < MIGRATIONS.length; version++) {
+    db.transaction(() => {
+      db.exec(MIGRATIONS[version]!);
+      db.pragma(`user_version = ${version + 1}`);
+    })();
+  }
+  return MIGRATIONS.length;
+}

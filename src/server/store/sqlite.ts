@@ -1,0 +1,529 @@
+/**
+ * The embedded store: SQLite through better-sqlite3, a file under the data dir (or
+ * ':memory:' in tests). better-sqlite3 is synchronous, so each method's transaction is
+ * committed before its promise resolves; WAL with synchronous=FULL makes that commit
+ * survive a hard kill of the process.
+ */
+import Database from 'better-sqlite3';
+import type { AiCategory, ConversationSummary, Message, User, UserData, Workspace } from '../../model/types';
+import { compareTs, tsAfter, tsSeconds } from '../../model/ts';
+import { migrate } from './migrations';
+import type {
+  ConversationRecord,
+  EventBuilder,
+  ImportBatch,
+  InsertMessageInput,
+  InsertMessageResult,
+  ListOptions,
+  MemberEvent,
+  MemberReadState,
+  Membership,
+  Session,
+  Store,
+  StoredEvent,
+  Written,
+} from './types';
+
+interface ConversationRow {
+  id: string;
+  name: string;
+  type: ConversationSummary['type'];
+  is_private: number;
+  dm_user: string | null;
+  member_ids: string;
+  parent_id: string | null;
+  thread_ts: string | null;
+  parent_user: string | null;
+  parent_text: string | null;
+  truth: AiCategory | null;
+  message_count: number;
+  latest_ts: string | null;
+  latest_user: string | null;
+  latest_text: string | null;
+}
+
+type SummaryRow = ConversationRow & {
+  last_read: string;
+  unread_count: number;
+  category: AiCategory | null;
+  label_source: 'manual' | 'ai' | null;
+  reason: string | null;
+  confidence: number | null;
+  triggers: string | null;
+};
+
+interface MessageRow {
+  conversation_id: string;
+  ts: string;
+  user: string | null;
+  text: string;
+  subtype: Message['subtype'] | null;
+  thread_ts: string | null;
+  reply_count: number;
+  client_msg_id: string | null;
+}
+
+const SUMMARY_SELECT = `
+  SELECT c.*, m.last_read, m.unread_count,
+         l.category, l.source AS label_source, l.reason, l.confidence, l.triggers
+  FROM conversation_members m
+  JOIN conversations c ON c.workspace_id = m.workspace_id AND c.id = m.conversation_id
+  LEFT JOIN labels l ON l.workspace_id = m.workspace_id AND l.user_id = m.user_id AND l.conversation_id = m.conversation_id`;
+
+function toSummary(row: SummaryRow): ConversationSummary {
+  const summary: ConversationSummary = {
+    id: row.id,
+    name: row.name,
+    type: row.type,
+    is_private: row.is_private === 1,
+    member_ids: JSON.parse(row.member_ids) as string[],
+    unread_count: row.unread_count,
+    unread_count_display: row.unread_count,
+    last_read: row.last_read,
+    message_count: row.message_count,
+    latest_activity: row.latest_ts ? tsSeconds(row.latest_ts) : 0,
+  };
+  if (row.dm_user) summary.dm_user = row.dm_user;
+  if (row.latest_ts) {
+    summary.latest_message = { ts: row.latest_ts, text: row.latest_text ?? '' };
+    if (row.latest_user) summary.latest_message.user = row.latest_user;
+    summary.last_message_time = summary.latest_activity;
+  }
+  if (row.parent_id) {
+    summary.parent_conversation_id = row.parent_id;
+    summary.parent_message = { ts: row.thread_ts ?? '', text: row.parent_text ?? '' };
+    if (row.parent_user) summary.parent_message.user = row.parent_user;
+  }
+  if (row.category) {
+    summary.ai_category = row.category;
+    summary.ai_source = row.label_source ?? 'ai';
+    if (row.reason) summary.ai_reason = row.reason;
+    if (row.confidence !== null) summary.ai_confidence = row.confidence;
+    if (row.triggers) summary.ai_triggers = JSON.parse(row.triggers) as ConversationSummary['ai_triggers'];
+  }
+  return summary;
+}
+
+function toMessage(row: MessageRow): Message {
+  const message: Message = { ts: row.ts, text: row.text, channel: row.conversation_id };
+  if (row.user) message.user = row.user;
+  if (row.subtype) message.subtype = row.subtype;
+  if (row.thread_ts) message.thread_ts = row.thread_ts;
+  if (row.reply_count) message.reply_count = row.reply_count;
+  if (row.client_msg_id) message.client_msg_id = row.client_msg_id;
+  return message;
+}
+
+function toUserData(user: User): UserData {
+  const data: UserData = { id: user.id, name: user.name, real_name: user.real_name, display_name: user.display_name };
+  if (user.avatar) data.avatar = user.avatar;
+  return data;
+}
+
+/** System lines do not count as unread. */
+const COUNTS_AS_UNREAD = `(subtype IS NULL OR subtype NOT IN ('channel_join', 'channel_leave'))`;
+
+export class SqliteStore implements Store {
+  readonly db: Database.Database;
+  private readonly sequences = new Map<string, number>();
+  private readonly statements = new Map<string, Database.Statement>();
+
+  constructor(filename: string) {
+    this.db = new Database(filename);
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma('synchronous = FULL');
+    this.db.pragma('foreign_keys = ON');
+    migrate(this.db);
+  }
+
+  private st(sql: string): Database.Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  /* ---------- workspaces, accounts, users ---------- */
+
+  async upsertWorkspace(workspace: Workspace & { source: string }): Promise<void> {
+    this.st(
+      `INSERT INTO workspaces (id, name, source, data) VALUES (?, ?, ?, ?)
+       ON CONFLICT(id) DO UPDATE SET name = excluded.name, source = excluded.source, data = excluded.data`,
+    ).run(workspace.id, workspace.name, workspace.source, JSON.stringify({ domain: workspace.domain, icon: workspace.icon }));
+  }
+
+  async getWorkspace(id: string): Promise<Workspace | null> {
+    const row = this.st(`SELECT id, name, data FROM workspaces WHERE id = ?`).get(id) as
+      | { id: string; name: string; data: string }
+      | undefined;
+    if (!row) return null;
+    const extra = JSON.parse(row.data) as { domain?: string; icon?: string };
+    return { id: row.id, name: row.name, ...extra };
+  }
+
+  async workspaceHasData(id: string): Promise<boolean> {
+    return this.st(`SELECT 1 FROM conversations WHERE workspace_id = ? LIMIT 1`).get(id) !== undefined;
+  }
+
+  async addMembership(accountId: string, workspaceId: string, userId: string): Promise<void> {
+    this.st(`INSERT OR IGNORE INTO accounts (id, created_at) VALUES (?, ?)`).run(accountId, Date.now());
+    this.st(`INSERT OR REPLACE INTO memberships (account_id, workspace_id, user_id) VALUES (?, ?, ?)`).run(accountId, workspaceId, userId);
+  }
+
+  async memberships(accountId: string): Promise<Membership[]> {
+    const rows = this.st(
+      `SELECT m.user_id, w.id, w.name, w.data FROM memberships m JOIN workspaces w ON w.id = m.workspace_id
+       WHERE m.account_id = ? ORDER BY w.name`,
+    ).all(accountId) as Array<{ user_id: string; id: string; name: string; data: string }>;
+    return rows.map((row) => ({
+      userId: row.user_id,
+      workspace: { id: row.id, name: row.name, ...(JSON.parse(row.data) as object) },
+    }));
+  }
+
+  async accountFor(workspaceId: string, userId: string): Promise<string> {
+    const row = this.st(`SELECT account_id FROM memberships WHERE workspace_id = ? AND user_id = ?`).get(workspaceId, userId) as
+      | { account_id: string }
+      | undefined;
+    if (row) return row.account_id;
+    const accountId = `A_${workspaceId}_${userId}`;
+    await this.addMembership(accountId, workspaceId, userId);
+    return accountId;
+  }
+
+  async getUser(workspaceId: string, userId: string): Promise<User | null> {
+    const row = this.st(`SELECT data FROM users WHERE workspace_id = ? AND id = ?`).get(workspaceId, userId) as
+      | { data: string }
+      | undefined;
+    return row ? (JSON.parse(row.data) as User) : null;
+  }
+
+  async listUsers(workspaceId: string): Promise<User[]> {
+    const rows = this.st(`SELECT data FROM users WHERE workspace_id = ? ORDER BY id`).all(workspaceId) as Array<{ data: string }>;
+    return rows.map((row) => JSON.parse(row.data) as User);
+  }
+
+  async userData(workspaceId: string, userIds: string[]): Promise<Record<string, UserData>> {
+    const out: Record<string, UserData> = {};
+    for (const id of new Set(userIds)) {
+      const user = await this.getUser(workspaceId, id);
+      if (user) out[id] = toUserData(user);
+    }
+    return out;
+  }
+
+  /* ---------- sessions ---------- */
+
+  async createSession(tokenHash: string, session: Session): Promise<void> {
+    this.st(
+      `INSERT INTO sessions (token_hash, account_id, workspace_id, user_id, created_at) VALUES (?, ?, ?, ?, ?)`,
+    ).run(tokenHash, session.accountId, session.workspaceId, session.userId, session.createdAt);
+  }
+
+  async getSession(tokenHash: string): Promise<Session | null> {
+    const row = this.st(`SELECT account_id, workspace_id, user_id, created_at FROM sessions WHERE token_hash = ?`).get(tokenHash) as
+      | { account_id: string; workspace_id: string; user_id: string; created_at: number }
+      | undefined;
+    return row ? { accountId: row.account_id, workspaceId: row.workspace_id, userId: row.user_id, createdAt: row.created_at } : null;
+  }
+
+  async switchSessionWorkspace(tokenHash: string, workspaceId: string, userId: string): Promise<void> {
+    this.st(`UPDATE sessions SET workspace_id = ?, user_id = ? WHERE token_hash = ?`).run(workspaceId, userId, tokenHash);
+  }
+
+  async deleteSession(tokenHash: string): Promise<void> {
+    this.st(`DELETE FROM sessions WHERE token_hash = ?`).run(tokenHash);
+  }
+
+  /* ---------- conversations and messages ---------- */
+
+  async listConversations(workspaceId: string, userId: string, options: ListOptions = {}) {
+    const typeClause = options.type ? ` AND c.type = @type` : '';
+    const params = { ws: workspaceId, user: userId, type: options.type, limit: options.limit ?? -1, offset: options.offset ?? 0 };
+    const total = (
+      this.st(
+        `SELECT count(*) AS n FROM conversation_members m JOIN conversations c ON c.workspace_id = m.workspace_id AND c.id = m.conversation_id
+         WHERE m.workspace_id = @ws AND m.user_id = @user${typeClause}`,
+      ).get(params) as { n: number }
+    ).n;
+    const rows = this.st(
+      `${SUMMARY_SELECT} WHERE m.workspace_id = @ws AND m.user_id = @user${typeClause}
+       ORDER BY m.conversation_id LIMIT @limit OFFSET @offset`,
+    ).all(params) as SummaryRow[];
+    return { conversations: rows.map(toSummary), total };
+  }
+
+  async getConversation(workspaceId: string, userId: string, conversationId: string) {
+    const row = this.st(`${SUMMARY_SELECT} WHERE m.workspace_id = ? AND m.user_id = ? AND m.conversation_id = ?`).get(
+      workspaceId,
+      userId,
+      conversationId,
+    ) as SummaryRow | undefined;
+    return row ? toSummary(row) : null;
+  }
+
+  async listMessages(workspaceId: string, conversationId: string, limit: number): Promise<Message[]> {
+    const rows = this.st(
+      `SELECT * FROM (SELECT * FROM messages WHERE workspace_id = ? AND conversation_id = ? ORDER BY ts DESC LIMIT ?) ORDER BY ts ASC`,
+    ).all(workspaceId, conversationId, limit) as MessageRow[];
+    return rows.map(toMessage);
+  }
+
+  async getMessage(workspaceId: string, conversationId: string, ts: string): Promise<Message | null> {
+    const row = this.st(`SELECT * FROM messages WHERE workspace_id = ? AND conversation_id = ? AND ts = ?`).get(workspaceId, conversationId, ts) as
+      | MessageRow
+      | undefined;
+    return row ? toMessage(row) : null;
+  }
+
+  async conversationRecord(workspaceId: string, conversationId: string): Promise<ConversationRecord | null> {
+    const row = this.st(`SELECT * FROM conversations WHERE workspace_id = ? AND id = ?`).get(workspaceId, conversationId) as
+      | ConversationRow
+      | undefined;
+    if (!row) return null;
+    const record: ConversationRecord = {
+      id: row.id,
+      name: row.name,
+      type: row.type,
+      is_private: row.is_private === 1,
+      member_ids: JSON.parse(row.member_ids) as string[],
+    };
+    if (row.dm_user) record.dm_user = row.dm_user;
+    if (row.parent_id) record.parent_conversation_id = row.parent_id;
+    if (row.thread_ts) record.thread_ts = row.thread_ts;
+    if (row.truth) record.truth = row.truth;
+    return record;
+  }
+
+  private baseSummary(workspaceId: string, conversationId: string): ConversationSummary {
+    const row = this.st(`SELECT * FROM conversations WHERE workspace_id = ? AND id = ?`).get(workspaceId, conversationId) as ConversationRow;
+    return toSummary({ ...row, last_read: '', unread_count: 0, category: null, label_source: null, reason: null, confidence: null, triggers: null });
+  }
+
+  private readStates(workspaceId: string, conversationId: string): MemberReadState[] {
+    const rows = this.st(
+      `SELECT user_id, last_read, unread_count FROM conversation_members WHERE workspace_id = ? AND conversation_id = ?`,
+    ).all(workspaceId, conversationId) as Array<{ user_id: string; last_read: string; unread_count: number }>;
+    return rows.map((row) => ({ userId: row.user_id, last_read: row.last_read, unread_count: row.unread_count }));
+  }
+
+  async insertMessage(input: InsertMessageInput, build: EventBuilder<InsertMessageResult>): Promise<Written<InsertMessageResult>> {
+    const run = this.db.transaction((): Written<InsertMessageResult> => {
+      const ws = input.workspaceId;
+      const conv = this.st(`SELECT latest_ts, member_ids, parent_id, thread_ts FROM conversations WHERE workspace_id = ? AND id = ?`).get(
+        ws,
+        input.conversationId,
+      ) as Pick<ConversationRow, 'latest_ts' | 'member_ids' | 'parent_id' | 'thread_ts'> | undefined;
+      if (!conv) throw new Error(`Unknown conversation ${input.conversationId}`);
+      const ts = tsAfter(input.at, conv.latest_ts ?? undefined);
+      const threadTs = input.thread_ts ?? conv.thread_ts ?? null;
+      this.st(
+        `INSERT INTO messages (workspace_id, conversation_id, ts, user, text, subtype, thread_ts, reply_count, client_msg_id)
+         VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?)`,
+      ).run(ws, input.conversationId, ts, input.user, input.text, input.subtype ?? null, threadTs, input.client_msg_id ?? null);
+
+      const members = JSON.parse(conv.member_ids) as string[];
+      if (!members.includes(input.user)) {
+        members.push(input.user);
+        this.st(`UPDATE conversations SET member_ids = ? WHERE workspace_id = ? AND id = ?`).run(JSON.stringify(members), ws, input.conversationId);
+        this.st(
+          `INSERT OR IGNORE INTO conversation_members (workspace_id, user_id, conversation_id, last_read, unread_count) VALUES (?, ?, ?, ?, 0)`,
+        ).run(ws, input.user, input.conversationId, ts);
+      }
+      this.st(
+        `UPDATE conversations SET latest_ts = ?, latest_user = ?, latest_text = ?, message_count = message_count + 1
+         WHERE workspace_id = ? AND id = ?`,
+      ).run(ts, input.user, input.text, ws, input.conversationId);
+      const system = input.subtype === 'channel_join' || input.subtype === 'channel_leave';
+      if (!system) {
+        this.st(
+          `UPDATE conversation_members SET unread_count = unread_count + 1 WHERE workspace_id = ? AND conversation_id = ? AND user_id != ?`,
+        ).run(ws, input.conversationId, input.user);
+      }
+      this.st(`UPDATE conversation_members SET last_read = ?, unread_count = 0 WHERE workspace_id = ? AND conversation_id = ? AND user_id = ?`).run(
+        ts,
+        ws,
+        input.conversationId,
+        input.user,
+      );
+      // A reply in a thread conversation counts on its parent message in the parent channel.
+      if (conv.parent_id && conv.thread_ts) {
+        this.st(`UPDATE messages SET reply_count = reply_count + 1 WHERE workspace_id = ? AND conversation_id = ? AND ts = ?`).run(
+          ws,
+          conv.parent_id,
+          conv.thread_ts,
+        );
+      }
+      const message = toMessage({
+        conversation_id: input.conversationId,
+        ts,
+        user: input.user,
+        text: input.text,
+        subtype: input.subtype ?? null,
+        thread_ts: threadTs,
+        reply_count: 0,
+        client_msg_id: input.client_msg_id ?? null,
+      });
+      const result: InsertMessageResult = {
+        message,
+        conversation: this.baseSummary(ws, input.conversationId),
+        members: this.readStates(ws, input.conversationId),
+      };
+      return { result, events: this.appendEventsNow(ws, build(result), input.at) };
+    });
+    return run();
+  }
+
+  async markRead(
+    workspaceId: string,
+    userId: string,
+    conversationId: string,
+    lastRead: string,
+    build: EventBuilder<MemberReadState>,
+  ): Promise<Written<MemberReadState>> {
+    const run = this.db.transaction((): Written<MemberReadState> => {
+      const unread = (
+        this.st(
+          `SELECT count(*) AS n FROM messages WHERE workspace_id = ? AND conversation_id = ? AND ts > ? AND (user IS NULL OR user != ?) AND ${COUNTS_AS_UNREAD}`,
+        ).get(workspaceId, conversationId, lastRead, userId) as { n: number }
+      ).n;
+      const changed = this.st(
+        `UPDATE conversation_members SET last_read = ?, unread_count = ? WHERE workspace_id = ? AND user_id = ? AND conversation_id = ?`,
+      ).run(lastRead, unread, workspaceId, userId, conversationId).changes;
+      if (changed === 0) throw new Error(`Not a member of ${conversationId}`);
+      const result: MemberReadState = { userId, last_read: lastRead, unread_count: unread };
+      return { result, events: this.appendEventsNow(workspaceId, build(result), Date.now()) };
+    });
+    return run();
+  }
+
+  async countMessages(workspaceId: string): Promise<number> {
+    return (this.st(`SELECT count(*) AS n FROM messages WHERE workspace_id = ?`).get(workspaceId) as { n: number }).n;
+  }
+
+  async importBatch(workspaceId: string, batch: ImportBatch): Promise<void> {
+    const insertUser = this.st(`INSERT OR REPLACE INTO users (workspace_id, id, data) VALUES (?, ?, ?)`);
+    const insertConversation = this.st(
+      `INSERT OR REPLACE INTO conversations (workspace_id, id, name, type, is_private, dm_user, member_ids, parent_id, thread_ts, parent_user, parent_text, truth, message_count, latest_ts, latest_user, latest_text)
+       VALUES (@ws, @id, @name, @type, @is_private, @dm_user, @member_ids, @parent_id, @thread_ts, NULL, NULL, @truth, 0, NULL, NULL, NULL)`,
+    );
+    const insertMember = this.st(
+      `INSERT OR IGNORE INTO conversation_members (workspace_id, user_id, conversation_id, last_read, unread_count) VALUES (?, ?, ?, '', 0)`,
+    );
+    const insertMessage = this.st(
+      `INSERT OR IGNORE INTO messages (workspace_id, conversation_id, ts, user, text, subtype, thread_ts, reply_count, client_msg_id)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL)`,
+    );
+    const setLatest = this.st(
+      `UPDATE conversations SET latest_ts = ?, latest_user = ?, latest_text = ?, message_count = message_count + ? WHERE workspace_id = ? AND id = ?`,
+    );
+    const setParent = this.st(
+      `UPDATE conversations SET parent_user = (SELECT user FROM messages WHERE workspace_id = @ws AND conversation_id = @parent AND ts = @ts),
+              parent_text = (SELECT text FROM messages WHERE workspace_id = @ws AND conversation_id = @parent AND ts = @ts)
+       WHERE workspace_id = @ws AND id = @id`,
+    );
+    const readToEnd = this.st(
+      `UPDATE conversation_members SET last_read = COALESCE((SELECT latest_ts FROM conversations WHERE workspace_id = ? AND id = ?), '')
+       WHERE workspace_id = ? AND conversation_id = ? AND last_read = ''`,
+    );
+    const setReadMark = this.st(
+      `UPDATE conversation_members SET last_read = ?,
+         unread_count = (SELECT count(*) FROM messages WHERE workspace_id = ? AND conversation_id = ? AND ts > ? AND (user IS NULL OR user != ?) AND ${COUNTS_AS_UNREAD})
+       WHERE workspace_id = ? AND conversation_id = ? AND user_id = ?`,
+    );
+
+    this.db.transaction(() => {
+      for (const user of batch.users ?? []) insertUser.run(workspaceId, user.id, JSON.stringify(user));
+      for (const c of batch.conversations ?? []) {
+        insertConversation.run({
+          ws: workspaceId,
+          id: c.id,
+          name: c.name,
+          type: c.type,
+          is_private: c.is_private ? 1 : 0,
+          dm_user: c.dm_user ?? null,
+          member_ids: JSON.stringify(c.member_ids),
+          parent_id: c.parent_conversation_id ?? null,
+          thread_ts: c.thread_ts ?? null,
+          truth: c.truth ?? null,
+        });
+        for (const member of c.member_ids) insertMember.run(workspaceId, member, c.id);
+      }
+      const latest = new Map<string, { ts: string; user: string | null; text: string; count: number }>();
+      for (const m of batch.messages ?? []) {
+        insertMessage.run(workspaceId, m.conversation_id, m.ts, m.user ?? null, m.text, m.subtype ?? null, m.thread_ts ?? null, m.reply_count ?? 0);
+        const seen = latest.get(m.conversation_id);
+        if (!seen) latest.set(m.conversation_id, { ts: m.ts, user: m.user ?? null, text: m.text, count: 1 });
+        else {
+          seen.count += 1;
+          if (compareTs(m.ts, seen.ts) > 0) Object.assign(seen, { ts: m.ts, user: m.user ?? null, text: m.text });
+        }
+      }
+      for (const [id, l] of latest) setLatest.run(l.ts, l.user, l.text, l.count, workspaceId, id);
+      for (const c of batch.conversations ?? []) {
+        if (c.parent_conversation_id && c.thread_ts) setParent.run({ ws: workspaceId, parent: c.parent_conversation_id, ts: c.thread_ts, id: c.id });
+        readToEnd.run(workspaceId, c.id, workspaceId, c.id);
+      }
+      for (const mark of batch.readMarks ?? []) {
+        setReadMark.run(mark.last_read, workspaceId, mark.conversation_id, mark.last_read, mark.user_id, workspaceId, mark.conversation_id, mark.user_id);
+      }
+    })();
+  }
+
+  /* ---------- the event log ---------- */
+
+  private sequenceOf(workspaceId: string, userId: string): number {
+    const key = `${workspaceId}\u0000${userId}`;
+    let current = this.sequences.get(key);
+    if (current === undefined) {
+      const row = this.st(`SELECT max(sequence) AS s FROM events WHERE workspace_id = ? AND user_id = ?`).get(workspaceId, userId) as {
+        s: number | null;
+      };
+      current = row.s ?? 0;
+      this.sequences.set(key, current);
+    }
+    return current;
+  }
+
+  /** Must run inside a transaction; the in-memory counters are rolled back with it on failure. */
+  private appendEventsNow(workspaceId: string, events: MemberEvent[], at: number): Array<StoredEvent & { userId: string }> {
+    const insert = this.st(`INSERT INTO events (workspace_id, user_id, sequence, type, data, created_at) VALUES (?, ?, ?, ?, ?, ?)`);
+    const out: Array<StoredEvent & { userId: string }> = [];
+    const before = new Map<string, number>();
+    try {
+      for (const event of events) {
+        const key = `${workspaceId}\u0000${event.userId}`;
+        const sequence = this.sequenceOf(workspaceId, event.userId) + 1;
+        if (!before.has(key)) before.set(key, sequence - 1);
+        insert.run(workspaceId, event.userId, sequence, event.type, JSON.stringify(event.data), at);
+        this.sequences.set(key, sequence);
+        out.push({ userId: event.userId, type: event.type, data: event.data, sequence, timestamp: at });
+      }
+    } catch (error) {
+      for (const [key, value] of before) this.sequences.set(key, value);
+      throw error;
+    }
+    return out;
+  }
+
+  async appendEvents(workspaceId: string, events: MemberEvent[], at: number) {
+    return this.db.transaction(() => this.appendEventsNow(workspaceId, events, at))();
+  }
+
+  async currentSequence(workspaceId: string, userId: string): Promise<number> {
+    return this.sequenceOf(workspaceId, userId);
+  }
+
+  async eventsAfter(workspaceId: string, userId: string, after: number, limit = 10_000): Promise<StoredEvent[]> {
+    const rows = this.st(
+      `SELECT sequence, type, data, created_at FROM events WHERE workspace_id = ? AND user_id = ? AND sequence > ? ORDER BY sequence LIMIT ?`,
+    ).all(workspaceId, userId, after, limit) as Array<{ sequence: number; type: string; data: string; created_at: number }>;
+    return rows.map((row) => ({ type: row.type, data: JSON.parse(row.data) as unknown, sequence: row.sequence, timestamp: row.created_at }));
+  }
+
+  async close(): Promise<void> {
+    this.db.close();
+  }
+}

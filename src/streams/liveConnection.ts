@@ -1,0 +1,144 @@
+import {
+  EMPTY,
+  asyncScheduler,
+  catchError,
+  combineLatest,
+  concat,
+  defer,
+  distinctUntilChanged,
+  ignoreElements,
+  map,
+  merge,
+  of,
+  startWith,
+  switchMap,
+  tap,
+  timer,
+  type Observable,
+  type SchedulerLike,
+} from 'rxjs';
+import { LIVE_CHECK_INTERVAL_MS, LIVE_MAX_RECONNECT_ATTEMPTS } from '../model/constants';
+import type { LiveState, LiveStatus } from '../model/types';
+import { reconnectDelay } from './backoff';
+
+/** What one stream connection reports: the HTTP stream opened, or one SSE message. */
+export type SseSignal = { type: 'open' } | { type: 'message'; data: string; id?: string };
+export type LiveCommand = 'connect' | 'disconnect' | 'reset';
+export type LiveOutput = { kind: 'state'; state: LiveState } | { kind: 'message'; data: string; id?: string };
+
+export interface LiveConnectionInputs {
+  /** The token the page hands over; null = none. Only distinct values count. */
+  token$: Observable<string | null>;
+  /** Explicit commands. The stream starts as if 'connect' had been commanded. */
+  command$: Observable<LiveCommand>;
+  /** The latest applied sequence; its latest value is read at each attempt. */
+  lastSequence$: Observable<number | undefined>;
+  /** One stream connection: {type:'open'} when the HTTP stream opens, then messages; errors or completes when it ends. */
+  open: (token: string, lastSequence: number | undefined) => Observable<SseSignal>;
+  /** Jitter source in [0, 1); Math.random by default. */
+  random?: () => number;
+}
+
+const stateOf = (status: LiveStatus, attempt: number, reason?: 'max_attempts'): LiveOutput => ({
+  kind: 'state',
+  state: reason ? { status, attempt, reason } : { status, attempt },
+});
+
+/**
+ * The live connection (SPEC §4.2, §7.3, §9): its status and the raw messages of the current
+ * stream connection, reconnecting with backoff. Gaps below are not to scale.
+ *
+ *   token$:    t-----------------------------------------------------
+ *   command$:  ---------------------------------d--------------------   (starts as if 'connect')
+ *   open():    --o--m--#            --o---------!          --o-------
+ *   output:    0-C--m--a  ~500 ms~  1-C---------D  ~5 s~   0-C-------
+ *
+ *   ten consecutive failures (random() = 0), then 'reset':
+ *   open():    #    #    #    …    #                     #
+ *   output:    (0a) (1b) (2c) …    (9F) ----- stays ----- (0a) …
+ *   waits:         500  1000  2000 … 30000                 (fresh counter)
+ *
+ *   token$ null:   U------   (open() is never called; a token arriving connects at once)
+ *
+ * Legend: digit k connecting after k failures, C connected, m message, a…i error after
+ * 1…9 failures, F failed (attempt 10, reason max_attempts), D disconnected,
+ * U unauthenticated. The n-th consecutive failure (counted since the last open) waits
+ * round(reconnectDelay(n - 1)) ms on `scheduler`; the LIVE_MAX_RECONNECT_ATTEMPTS-th ends
+ * in failed, which stays until 'reset', 'connect' or a new token.
+ *
+ * A new distinct token, 'connect' or 'reset' restarts from scratch (attempt 0), tearing the
+ * current connection down. While disconnected with a token, a check LIVE_CHECK_INTERVAL_MS
+ * later starts a fresh attempt. The latest lastSequence$ value is read at each attempt.
+ * A failing connection (error, completion or a throwing open()) never ends the output.
+ */
+export function liveConnection(
+  inputs: LiveConnectionInputs,
+  scheduler: SchedulerLike = asyncScheduler,
+): Observable<LiveOutput> {
+  const { token$, command$, lastSequence$, open, random = Math.random } = inputs;
+
+  return defer(() => {
+    let lastSequence: number | undefined;
+    const trackSequence$ = lastSequence$.pipe(
+      tap((sequence) => (lastSequence = sequence)),
+      ignoreElements(),
+    );
+
+    /** One attempt after `failures` consecutive failures, then whatever follows its end. */
+    const attempt = (token: string, failures: number): Observable<LiveOutput> =>
+      defer(() => {
+        let opened = false;
+        return concat(
+          of(stateOf('connecting', failures)),
+          defer(() => open(token, lastSequence)).pipe(
+            map((signal): LiveOutput => {
+              if (signal.type === 'open') {
+                opened = true;
+                return stateOf('connected', 0);
+              }
+              return signal.id === undefined
+                ? { kind: 'message', data: signal.data }
+                : { kind: 'message', data: signal.data, id: signal.id };
+            }),
+            // An error and a completion both mean the server closed the stream.
+            catchError(() => EMPTY),
+          ),
+          defer(() => afterFailure(token, opened ? 1 : failures + 1)),
+        );
+      });
+
+    const afterFailure = (token: string, failures: number): Observable<LiveOutput> =>
+      failures >= LIVE_MAX_RECONNECT_ATTEMPTS
+        ? of(stateOf('failed', failures, 'max_attempts'))
+        : concat(
+            of(stateOf('error', failures)),
+            timer(Math.round(reconnectDelay(failures - 1, random)), scheduler).pipe(
+              switchMap(() => attempt(token, failures)),
+            ),
+          );
+
+    /** Disconnected or unauthenticated; the periodic check picks up a token if one is there. */
+    const idle = (status: 'disconnected' | 'unauthenticated', token: string | null): Observable<LiveOutput> =>
+      concat(
+        of(stateOf(status, 0)),
+        token === null
+          ? EMPTY
+          : timer(LIVE_CHECK_INTERVAL_MS, scheduler).pipe(switchMap(() => attempt(token, 0))),
+      );
+
+    const session$ = combineLatest([
+      token$.pipe(distinctUntilChanged()),
+      command$.pipe(startWith<LiveCommand>('connect')),
+    ]).pipe(
+      switchMap(([token, command]) =>
+        command === 'disconnect'
+          ? idle('disconnected', token)
+          : token === null
+            ? idle('unauthenticated', null)
+            : attempt(token, 0),
+      ),
+    );
+
+    return merge(trackSequence$, session$);
+  });
+}

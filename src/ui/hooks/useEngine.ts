@@ -1,0 +1,36 @@
+/** observable-hooks bindings to the engine's streams. */
+import { useObservable, useObservableState } from 'observable-hooks';
+import { switchMap } from 'rxjs';
+import type { ViewWindow } from '../../model/rows';
+import type { LiveState } from '../../model/types';
+import type { ConversationDetail, LoadState } from '../../worker/engine';
+import { remoteStream } from '../engine';
+
+const liveState$ = remoteStream<LiveState>((api, o) => api.liveState(o));
+const loadState$ = remoteStream<LoadState>((api, o) => api.loadState(o));
+const viewCounts$ = remoteStream<Record<string, number>>((api, o) => api.viewCounts(o));
+
+export function useLiveState(): LiveState {
+  return useObservableState(liveState$, { status: 'connecting', attempt: 0 });
+}
+
+export function useLoadState(): LoadState {
+  return useObservableState(loadState$, { status: 'loading', loaded: 0, total: 0 });
+}
+
+export function useViewCounts(): Record<string, number> {
+  return useObservableState(viewCounts$, {});
+}
+
+export function useViewWindow(key: string): ViewWindow | undefined {
+  const window$ = useObservable((inputs$) => inputs$.pipe(switchMap(([k]) => remoteStream<ViewWindow>((api, o) => api.viewWindow(k, o)))), [key]);
+  return useObservableState(window$, undefined);
+}
+
+export function useConversation(id: string | null): ConversationDetail | undefined {
+  const detail$ = useObservable(
+    (inputs$) => inputs$.pipe(switchMap(([conversationId]) => (conversationId ? remoteStream<ConversationDetail>((api, o) => api.conversation(conversationId, o)) : [undefined]))),
+    [id],
+  );
+  return useObservableState(detail$, undefined);
+}

@@ -1,0 +1,65 @@
+import { useState } from 'react';
+
+/** SPEC §2.2: the sign-up / sign-in page. */
+export function AuthScreen() {
+  const [connecting, setConnecting] = useState(false);
+  const [notice, setNotice] = useState<string | null>(null);
+
+  const connect = () => {
+    setConnecting(true);
+    window.location.assign('/auth/slack');
+  };
+
+  return (
+    <main className="auth-screen">
+      <section className="auth-card" aria-labelledby="auth-title">
+        <div className="brand-mark" aria-hidden="true">
+          <span />
+          <span />
+          <span />
+        </div>
+        <h1 id="auth-title">Sign up to Sift</h1>
+        <p className="muted">One triage inbox over your DMs, channels and threads.</p>
+        <div className="auth-actions">
+          <button type="button" className="button primary wide" onClick={connect} disabled={connecting}>
+            {connecting ? 'Connecting...' : 'Connect to Slack'}
+          </button>
+          <button type="button" className="button wide" onClick={() => setNotice('Teams')}>
+            Connect to Teams <span className="tag">Waitlist</span>
+          </button>
+          <button type="button" className="button wide" onClick={() => setNotice('Email')}>
+            Connect to Email <span className="tag">Waitlist</span>
+          </button>
+        </div>
+        <p className="muted small">
+          Already have an account?{' '}
+          <a
+            href="/auth/slack"
+            onClick={(e) => {
+              e.preventDefault();
+              connect();
+            }}
+          >
+            Sign in
+          </a>{' '}
+          or{' '}
+          <a href="https://sift.example.com" target="_blank" rel="noopener noreferrer">
+            learn more
+          </a>
+          .
+        </p>
+      </section>
+      {notice && (
+        <div className="modal-backdrop" onClick={() => setNotice(null)}>
+          <div role="dialog" aria-modal="true" aria-labelledby="waitlist-title" className="modal" onClick={(e) => e.stopPropagation()}>
+            <h2 id="waitlist-title">Connecting {notice} is not available yet</h2>
+            <p className="muted">Sift works with Slack today. {notice} support is on its way.</p>
+            <button type="button" className="button primary" autoFocus onClick={() => setNotice(null)}>
+              Close
+            </button>
+          </div>
+        </div>
+      )}
+    </main>
+  );
+}

@@ -1,0 +1,125 @@
+/**
+ * The one Comlink API of the engine (DESIGN §3). Commands are plain async methods;
+ * streams are functions that take a proxied observer and return a proxied unsubscribe
+ * handle. Observables do not cross by themselves: `remote()` subscribes on this side and
+ * forwards next/error/complete; errors cross as {name, message}.
+ */
+import * as Comlink from 'comlink';
+import type { Observable } from 'rxjs';
+import { createLogger, type ConsoleLike, type FatalEntry } from '../model/logger';
+import type { ViewWindow } from '../model/rows';
+import type { AuthStatus, LiveState } from '../model/types';
+import type { LiveCommand } from '../streams/liveConnection';
+import { createEngine, type ConversationDetail, type LoadState, type SendResult } from './engine';
+
+export interface RemoteObserver<T> {
+  next(value: T): void;
+  error(error: { name: string; message: string }): void;
+  complete(): void;
+}
+
+export type Unsubscribe = () => void;
+
+export interface EngineConfig {
+  baseUrl: string;
+  debug: boolean;
+  url?: string;
+  userAgent?: string;
+}
+
+let openSubscriptions = 0;
+
+/** Subscribes on the worker side and hands back a proxied unsubscribe handle. */
+function remote<T>(source: Observable<T>, observer: RemoteObserver<T>): Unsubscribe & Comlink.ProxyMarked {
+  openSubscriptions += 1;
+  let open = true;
+  const release = () => {
+    if (!open) return;
+    open = false;
+    openSubscriptions -= 1;
+    (observer as unknown as { [Comlink.releaseProxy]?: () => void })[Comlink.releaseProxy]?.();
+  };
+  const subscription = source.subscribe({
+    next: (value) => void Promise.resolve(observer.next(value)).catch(release),
+    error: (error: unknown) => {
+      const e = error as { name?: string; message?: string };
+      void Promise.resolve(observer.error({ name: e?.name ?? 'Error', message: e?.message ?? String(error) })).finally(release);
+    },
+    complete: () => void Promise.resolve(observer.complete()).finally(release),
+  });
+  return Comlink.proxy(() => {
+    subscription.unsubscribe();
+    release();
+  });
+}
+
+export function createApi(config: EngineConfig, fetchFn?: typeof fetch) {
+  const fatal: FatalEntry[] = [];
+  const fatalListeners = new Set<(entry: FatalEntry) => void>();
+  const log = createLogger({
+    debug: config.debug,
+    console: console as ConsoleLike,
+    now: () => Date.now(),
+    url: () => config.url,
+    userAgent: config.userAgent,
+    fatalStore: {
+      read: () => fatal,
+      write: (entries) => {
+        const entry = entries[entries.length - 1];
+        if (entry) for (const listener of fatalListeners) listener(entry);
+      },
+    },
+  });
+  const engine = createEngine({ baseUrl: config.baseUrl, log, fetch: fetchFn });
+
+  return {
+    /* commands */
+    setToken: (token: string | null) => engine.setToken(token),
+    authStatus: (): Promise<AuthStatus> => engine.authStatus(),
+    logout: () => engine.logout(),
+    switchWorkspace: (workspaceId: string) => engine.switchWorkspace(workspaceId),
+    reload: () => engine.reload(),
+    liveCommand: (command: LiveCommand) => engine.liveCommand(command),
+    markRead: (id: string) => engine.markRead(id),
+    send: (conversationId: string, text: string, threadTs?: string): Promise<SendResult> => engine.send(conversationId, text, threadTs),
+    setWindow: (key: string, viewId: string, start: number, end: number, previewLength?: number) =>
+      engine.setWindow(key, viewId, start, end, previewLength),
+
+    /* streams */
+    liveState: (o: RemoteObserver<LiveState>) => remote(engine.liveState$, o),
+    replaying: (o: RemoteObserver<boolean>) => remote(engine.replaying$, o),
+    loadState: (o: RemoteObserver<LoadState>) => remote(engine.load$, o),
+    viewCounts: (o: RemoteObserver<Record<string, number>>) => remote(engine.viewCounts$, o),
+    viewWindow: (key: string, o: RemoteObserver<ViewWindow>) => remote(engine.viewWindow(key), o),
+    conversation: (id: string, o: RemoteObserver<ConversationDetail>) => remote(engine.conversation(id), o),
+    fatalLog: (o: RemoteObserver<FatalEntry>) => {
+      const listener = (entry: FatalEntry) => void o.next(entry);
+      fatalListeners.add(listener);
+      openSubscriptions += 1;
+      return Comlink.proxy(() => {
+        if (fatalListeners.delete(listener)) openSubscriptions -= 1;
+        (o as unknown as { [Comlink.releaseProxy]?: () => void })[Comlink.releaseProxy]?.();
+      });
+    },
+
+    /* diagnostics */
+    openSubscriptions: () => openSubscriptions,
+    dispose: () => engine.dispose(),
+  };
+}
+
+export type EngineApi = ReturnType<typeof createApi>;
+
+/** The worker's bootstrap object: the page calls start(config) once, then uses the API it returns. */
+export function startEngine(endpoint: Comlink.Endpoint, fetchFn?: typeof fetch): void {
+  Comlink.expose(
+    {
+      start: (config: EngineConfig) => Comlink.proxy(createApi(config, fetchFn)),
+    },
+    endpoint,
+  );
+}
+
+export interface EngineBootstrap {
+  start(config: EngineConfig): EngineApi;
+}

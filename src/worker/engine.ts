@@ -1,0 +1,432 @@
+/**
+ * The engine: the HTTP client, the live connection and the store, composed per session.
+ *
+ * Start-up follows Zulip's register-then-load order: the stream connects first and its
+ * `connection` event gives the current sequence S; only then is the snapshot loaded (it
+ * reflects at least S). Events above S that arrive meanwhile are held by liveEvents and
+ * applied after the snapshot, idempotently. A reconnect carries lastSequence and replays
+ * what was missed; a fresh connection (or a server that lost our place) reloads.
+ */
+import {
+  BehaviorSubject,
+  EMPTY,
+  NEVER,
+  Observable,
+  Subject,
+  asyncScheduler,
+  auditTime,
+  catchError,
+  combineLatest,
+  concat,
+  defer,
+  distinctUntilChanged,
+  filter,
+  finalize,
+  from,
+  ignoreElements,
+  map,
+  merge,
+  of,
+  scan,
+  startWith,
+  switchMap,
+  tap,
+  type SchedulerLike,
+} from 'rxjs';
+import type { Logger } from '../model/logger';
+import { PREVIEW_LENGTH } from '../model/constants';
+import type { ViewWindow } from '../model/rows';
+import type {
+  AuthStatus,
+  Conversation,
+  ConversationSummary,
+  ConversationUpdateData,
+  HttpError,
+  LiveState,
+  Message,
+  MessageUpdateData,
+  UserData,
+} from '../model/types';
+import { liveConnection, type LiveCommand } from '../streams/liveConnection';
+import { liveEvents } from '../streams/liveEvents';
+import { shareLatest } from '../streams/shareLatest';
+import { createHttpClient, HttpFailure } from './http';
+import { reduceMessages } from './reduce';
+import { openSse } from './sse';
+import { EngineStore } from './store';
+
+export interface EngineOptions {
+  baseUrl: string;
+  log: Logger;
+  fetch?: typeof fetch;
+  scheduler?: SchedulerLike;
+  random?: () => number;
+  /** Conversations per snapshot page. */
+  pageSize?: number;
+}
+
+export type LoadStatus = 'idle' | 'loading' | 'loaded' | 'error';
+
+export interface LoadState {
+  status: LoadStatus;
+  loaded: number;
+  total: number;
+  error?: HttpError;
+}
+
+export interface ConversationDetail {
+  id: string;
+  status: 'loading' | 'loaded' | 'error';
+  conversation?: ConversationSummary;
+  participants?: UserData[];
+  messages: Message[];
+  error?: HttpError;
+}
+
+export interface SendResult {
+  ok: boolean;
+  error?: string;
+}
+
+interface DataPage {
+  success: boolean;
+  data: { conversations: ConversationSummary[]; users?: Record<string, UserData> };
+  total: number;
+}
+
+function toHttpError(error: unknown): HttpError {
+  if (error instanceof HttpFailure) return error.toJSON();
+  return { isNetworkError: false, status: 0, message: (error as Error)?.message || 'An unexpected error occurred' };
+}
+
+export function createEngine(options: EngineOptions) {
+  const { log } = options;
+  const scheduler = options.scheduler ?? asyncScheduler;
+  const fetchFn = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
+  const pageSize = options.pageSize ?? 10_000;
+
+  const token$ = new BehaviorSubject<string | null>(null);
+  const command$ = new Subject<LiveCommand>();
+  const liveState$ = new BehaviorSubject<LiveState>({ status: 'unauthenticated', attempt: 0 });
+  const replaying$ = new BehaviorSubject<boolean>(false);
+  const load$ = new BehaviorSubject<LoadState>({ status: 'idle', loaded: 0, total: 0 });
+  const storeVersion$ = new BehaviorSubject<number>(0);
+  const messageUpdates$ = new Subject<MessageUpdateData>();
+  /** Sends in flight: shown as pending in their conversation until the live event arrives. */
+  const pendingSends$ = new Subject<{ kind: 'add' | 'drop'; message: Message }>();
+  const reload$ = new Subject<void>();
+  const fetchComplete$ = new Subject<void>();
+  const featureUpdate$ = new Subject<unknown>();
+
+  const http = createHttpClient({ baseUrl: options.baseUrl, token: () => token$.value, fetch: fetchFn });
+  const store = new EngineStore(log);
+  const changed = () => storeVersion$.next(store.version);
+
+  /* ---------- the snapshot ---------- */
+
+  async function fetchSnapshot(): Promise<void> {
+    const conversations: ConversationSummary[] = [];
+    let users: Record<string, UserData> | undefined;
+    let total = Infinity;
+    while (conversations.length < total) {
+      const page = await http.request<DataPage>('/api/conversations/data', { query: { offset: conversations.length, limit: pageSize } });
+      if (!users) users = page.data.users;
+      total = page.total;
+      conversations.push(...page.data.conversations);
+      load$.next({ status: 'loading', loaded: conversations.length, total });
+      if (page.data.conversations.length === 0) break;
+    }
+    log.time('apply snapshot', () => store.replaceAll(conversations, users));
+  }
+
+  const loader$ = (loading$: BehaviorSubject<boolean>) =>
+    reload$.pipe(
+      switchMap(() => {
+        loading$.next(true);
+        load$.next({ status: 'loading', loaded: 0, total: load$.value.total });
+        return from(log.timeAsync('load conversations', fetchSnapshot)).pipe(
+          tap(() => {
+            load$.next({ status: 'loaded', loaded: store.conversations.size, total: store.conversations.size });
+            changed();
+          }),
+          catchError((error: unknown) => {
+            log.error('Failed to load conversations', toHttpError(error));
+            load$.next({ status: 'error', loaded: 0, total: 0, error: toHttpError(error) });
+            return EMPTY;
+          }),
+          finalize(() => loading$.next(false)),
+        );
+      }),
+    );
+
+  /* ---------- one session: live connection, events, snapshot ---------- */
+
+  function session(token: string): Observable<never> {
+    return defer(() => {
+      const lastSequence$ = new BehaviorSubject<number | undefined>(undefined);
+      const loading$ = new BehaviorSubject<boolean>(false);
+      let loadedOnce = false;
+      const requestLoad = () => {
+        loadedOnce = true;
+        reload$.next();
+      };
+
+      const live$ = liveConnection(
+        {
+          token$: concat(of(token), NEVER),
+          command$,
+          lastSequence$,
+          open: (t, last) => openSse(http.url('/api/sse/stream', { token: t, lastSequence: last }), fetchFn),
+          random: options.random,
+        },
+        scheduler,
+      ).pipe(shareLatest());
+
+      const states$ = live$.pipe(
+        filter((o) => o.kind === 'state'),
+        map((o) => o.state),
+        tap((state) => {
+          liveState$.next(state);
+          // The stream is down before anything loaded: show the data (or its error) anyway.
+          if (!loadedOnce && (state.status === 'error' || state.status === 'failed')) requestLoad();
+        }),
+      );
+
+      const events$ = liveEvents(
+        {
+          messages$: live$.pipe(
+            filter((o) => o.kind === 'message'),
+            map((o) => (o.id === undefined ? { data: o.data } : { data: o.data, id: o.id })),
+          ),
+          loading$,
+          log,
+        },
+        scheduler,
+      ).pipe(
+        tap((out) => {
+          if (out.kind === 'sequence') lastSequence$.next(out.lastSequence);
+          else if (out.kind === 'replaying') replaying$.next(out.replaying);
+          else applyEvent(out.event.type, out.event.data, () => {
+            if (!loadedOnce) requestLoad();
+            const data = out.event.data as { resync?: boolean; currentSequence?: number };
+            if (data?.resync) {
+              // The server's log is behind our place (a reset database): start over from its.
+              lastSequence$.next(data.currentSequence);
+              requestLoad();
+            }
+          });
+        }),
+      );
+
+      return merge(states$, events$, loader$(loading$)).pipe(ignoreElements());
+    });
+  }
+
+  function applyEvent(type: string, data: unknown, onConnection: () => void): void {
+    switch (type) {
+      case 'connection':
+        onConnection();
+        return;
+      case 'message_update': {
+        const update = data as MessageUpdateData;
+        if (store.applyMessageUpdate(update)) changed();
+        messageUpdates$.next(update);
+        return;
+      }
+      case 'conversation_update':
+        if (store.applyConversationUpdate(data as ConversationUpdateData)) changed();
+        return;
+      case 'fetch_complete':
+        fetchComplete$.next();
+        reload$.next();
+        return;
+      case 'feature_update':
+        featureUpdate$.next(data);
+        return;
+      default:
+        return; // SPEC §4.8: any other event type is ignored.
+    }
+  }
+
+  const sessions = token$
+    .pipe(
+      distinctUntilChanged(),
+      switchMap((token) => {
+        store.clear();
+        changed();
+        load$.next({ status: 'idle', loaded: 0, total: 0 });
+        replaying$.next(false);
+        if (!token) {
+          liveState$.next({ status: 'unauthenticated', attempt: 0 });
+          return EMPTY;
+        }
+        return session(token);
+      }),
+    )
+    .subscribe({ error: (error: unknown) => log.fatal('The engine stopped', { message: (error as Error).message }) });
+
+  /* ---------- what the page reads ---------- */
+
+  const windowRanges = new Map<string, BehaviorSubject<{ viewId: string; start: number; end: number; previewLength: number }>>();
+  const rangeOf = (key: string) => {
+    let range = windowRanges.get(key);
+    if (!range) windowRanges.set(key, (range = new BehaviorSubject({ viewId: 'inbox', start: 0, end: 0, previewLength: PREVIEW_LENGTH })));
+    return range;
+  };
+
+  /** A list window: rows [start, end) of a view, re-sent when the view or the range changes. */
+  function viewWindow(key: string): Observable<ViewWindow> {
+    return combineLatest([rangeOf(key), storeVersion$.pipe(auditTime(16, scheduler), startWith(store.version))]).pipe(
+      map(([range]) => store.window(range.viewId, range.start, range.end, range.previewLength)),
+      distinctUntilChanged(
+        (a, b) => a.viewId === b.viewId && a.version === b.version && a.start === b.start && a.rows.length === b.rows.length && a.total === b.total,
+      ),
+      finalize(() => windowRanges.delete(key)),
+    );
+  }
+
+  function setWindow(key: string, viewId: string, start: number, end: number, previewLength = PREVIEW_LENGTH): void {
+    const range = rangeOf(key);
+    const v = range.value;
+    if (v.viewId !== viewId || v.start !== start || v.end !== end || v.previewLength !== previewLength) {
+      range.next({ viewId, start: Math.max(0, start), end: Math.max(0, end), previewLength });
+    }
+  }
+
+  const viewCounts$ = storeVersion$.pipe(auditTime(50, scheduler), startWith(0), map(() => store.counts()));
+
+  /** One open conversation: its messages (loaded once, then kept live) and its summary. */
+  function conversation(id: string): Observable<ConversationDetail> {
+    return defer(() => {
+      const early: MessageUpdateData[] = [];
+      const earlySub = messageUpdates$.subscribe((d) => early.push(d));
+      const loaded$ = from(http.request<{ conversation: Conversation }>(`/api/conversations/${encodeURIComponent(id)}/threads`)).pipe(
+        tap(({ conversation: c }) => {
+          store.mergeUsers(c.members_data);
+          if (!store.conversations.has(c.id)) {
+            const { participants: _p, members_data: _m, messages: _msgs, last_message: _l, ...summary } = c;
+            store.put(c.id, summary);
+            changed();
+          }
+        }),
+        switchMap(({ conversation: c }) => {
+          earlySub.unsubscribe();
+          const initial = early.reduce((msgs, d) => reduceMessages(msgs, id, d, log), c.messages);
+          type Step = (msgs: Message[]) => Message[];
+          const messages$ = merge(
+            messageUpdates$.pipe(map((d): Step => (msgs) => reduceMessages(msgs, id, d, log))),
+            pendingSends$.pipe(
+              filter((p) => p.message.channel === id),
+              map(({ kind, message }): Step =>
+                kind === 'add'
+                  ? (msgs) => [...msgs, message]
+                  : (msgs) => msgs.filter((m) => !(m.pending && m.client_msg_id === message.client_msg_id)),
+              ),
+            ),
+          ).pipe(
+            scan((msgs, step) => step(msgs), initial),
+            startWith(initial),
+          );
+          const summary$ = storeVersion$.pipe(
+            map(() => store.conversations.get(id)),
+            distinctUntilChanged(),
+          );
+          return combineLatest([messages$, summary$]).pipe(
+            map(([messages, summary]): ConversationDetail => ({
+              id,
+              status: 'loaded',
+              conversation: summary ?? c,
+              participants: c.participants,
+              messages,
+            })),
+          );
+        }),
+        startWith<ConversationDetail>({ id, status: 'loading', messages: [] }),
+        catchError((error: unknown) => of<ConversationDetail>({ id, status: 'error', messages: [], error: toHttpError(error) })),
+        finalize(() => earlySub.unsubscribe()),
+      );
+      return loaded$;
+    });
+  }
+
+  /* ---------- commands ---------- */
+
+  async function authStatus(): Promise<AuthStatus> {
+    const status = await http.request<AuthStatus>('/api/auth/status');
+    if (status.authenticated && status.user) {
+      store.me = status.user.id;
+      store.users.set(status.user.id, status.user);
+    }
+    return status;
+  }
+
+  async function markRead(id: string): Promise<boolean> {
+    const c = store.conversations.get(id);
+    if (!c) return false;
+    const last_read = c.latest_message?.ts ?? c.last_read;
+    if (store.applyMessageUpdate({ action: 'channel_marked', conversation_id: id, unread_count: 0, unread_count_display: 0, last_read })) changed();
+    try {
+      await http.request(`/api/conversations/${encodeURIComponent(id)}/mark-read`, { body: { timestamp: last_read || undefined } });
+      return true;
+    } catch (error) {
+      log.error('Mark as read failed; reloading', toHttpError(error));
+      reload$.next();
+      return false;
+    }
+  }
+
+  async function send(conversationId: string, text: string, threadTs?: string): Promise<SendResult> {
+    const clientMsgId = crypto.randomUUID();
+    // A pending copy sorts last until the server's copy (same client_msg_id) replaces it.
+    const pending: Message = { ts: '9999999999.999999', text, channel: conversationId, user: store.me, pending: true, client_msg_id: clientMsgId };
+    pendingSends$.next({ kind: 'add', message: pending });
+    try {
+      await http.request('/api/messages/send', { body: { channel: conversationId, text, thread_ts: threadTs, client_msg_id: clientMsgId } });
+      return { ok: true };
+    } catch (error) {
+      // Take the pending copy back out; the page keeps the text so nothing is lost.
+      pendingSends$.next({ kind: 'drop', message: pending });
+      return { ok: false, error: toHttpError(error).message };
+    }
+  }
+
+  async function logout(): Promise<void> {
+    try {
+      await http.request('/auth/logout', { method: 'POST' });
+    } catch (error) {
+      log.warn('Logout call failed; signing out locally anyway', toHttpError(error));
+    }
+    token$.next(null);
+  }
+
+  async function switchWorkspace(workspaceId: string): Promise<AuthStatus> {
+    await http.request('/auth/switch-workspace', { body: { workspaceId } });
+    const token = token$.value;
+    token$.next(null);
+    token$.next(token);
+    return authStatus();
+  }
+
+  return {
+    setToken: (token: string | null) => token$.next(token),
+    authStatus,
+    logout,
+    switchWorkspace,
+    reload: () => reload$.next(),
+    liveCommand: (command: LiveCommand) => command$.next(command),
+    markRead,
+    send,
+    setWindow,
+    viewWindow,
+    conversation,
+    liveState$: liveState$.asObservable(),
+    replaying$: replaying$.pipe(distinctUntilChanged()),
+    load$: load$.asObservable(),
+    viewCounts$,
+    fetchComplete$: fetchComplete$.asObservable(),
+    store,
+    dispose: () => sessions.unsubscribe(),
+  };
+}
+
+export type Engine = ReturnType<typeof createEngine>;
