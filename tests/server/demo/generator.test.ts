@@ -16,6 +16,7 @@ import {
 } from '../../../src/server/sources/demo/generator';
 import { parseTs } from '../../../src/server/sources/demo/ids';
 import { plainText, threadTitle } from '../../../src/server/sources/demo/text';
+import { layoutTimes } from '../../../src/server/sources/demo/time';
 
 const NOW = Date.UTC(2025, 5, 10, 12, 0, 0);
 const SPEC: DemoSpec = {
@@ -388,6 +389,22 @@ describe('createRandom', () => {
   });
 });
 
+describe('layoutTimes', () => {
+  it('gives strictly increasing integer times ending at end, even in a tiny span', () => {
+    const rng = createRandom(9);
+    const out: number[] = [];
+    for (const [n, start, end] of [[1, 0, 5e9], [50, 1e15, 1e15 + 10], [50, 1e15, 1e15], [200, 1e15, 1e15 + 86_400e6]] as const) {
+      layoutTimes(rng, out, n, start, end);
+      expect(out).toHaveLength(n);
+      expect(out[n - 1]).toBe(end);
+      for (let i = 1; i < n; i++) {
+        expect(Number.isInteger(out[i])).toBe(true);
+        expect(out[i]!).toBeGreaterThan(out[i - 1]!);
+      }
+    }
+  });
+});
+
 describe('demoMessageText', () => {
   it('is deterministic from the rng and works without any context', () => {
     for (const cat of ['urgent', 'can_wait', 'fyi'] as const) {
@@ -417,11 +434,18 @@ describe('demoMessageText', () => {
     expect(dm.some((t) => t.includes('<@UMEMBER01>'))).toBe(false);
   });
 
+  it("recognises a bot by its name or its handle (user.name is lower case)", () => {
+    const texts = (bot: string) => Array.from({ length: 30 }, (_, i) => demoMessageText(createRandom(i), 'urgent', { bot }));
+    expect(texts('pagerbot')).toEqual(texts('PagerBot'));
+    expect(texts('jira')).toEqual(texts('Jira'));
+    expect(texts('jira')).not.toEqual(texts('deploybot'));
+  });
+
   it('gives each category its own vocabulary, for people and bots', () => {
     const rng = createRandom(5);
     const sample = (cat: AiCategory, bot?: string) => Array.from({ length: 300 }, () => demoMessageText(rng, cat, { memberId: 'UMEMBER01', bot }));
     const rate = (texts: string[], re: RegExp) => texts.filter((t) => re.test(t)).length / texts.length;
-    for (const bot of [undefined, 'deploybot', 'PagerBot', 'Jira', 'GitHub']) {
+    for (const bot of [undefined, 'deploybot', 'PagerBot', 'Jira', 'GitHub', 'pagerbot', 'github']) {
       expect(rate(sample('urgent', bot), URGENCY)).toBeGreaterThan(0.85);
       expect(rate(sample('fyi', bot), URGENCY)).toBeLessThan(0.3);
       expect(rate(sample('can_wait', bot), URGENCY)).toBeLessThan(0.3);

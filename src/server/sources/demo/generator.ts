@@ -13,10 +13,13 @@
  *    `thread_ts` = its own ts and `reply_count` = the number of the thread's messages.
  *
  * Conversations are the member's DMs first, then the channels (each followed by its threads).
+ * Ids depend on the seed and the workspace id, so two workspaces never share them.
+ * The stream is lazy: stop iterating at any point and nothing more is computed.
  */
 import type { AiCategory, ConversationType } from '../../../model/types';
 import { CURATED_CHANNELS, KIND_TRUTH, generateChannel, type ChannelBlueprint } from './channels';
 import { NEVER_READ_TS, formatTs, slackId } from './ids';
+import { DAY_US, HOUR_US, MINUTE_US, SECOND_US, WINDOW_US, gapUs, lagUs, layoutTimes } from './time';
 import { buildPeople, demoDomain, type DemoUser, type People } from './people';
 import { createRandom, exponential, hashString, intBetween, pick, seed32, type Rng } from './random';
 import { demoMessageText, systemLineText, threadTitle, type DemoTextContext } from './text';
@@ -186,52 +189,6 @@ class Budget {
     this.messages -= n;
     return n;
   }
-}
-
-/* ---------------- time ---------------- */
-
-const SECOND_US = 1_000_000;
-const MINUTE_US = 60 * SECOND_US;
-const HOUR_US = 60 * MINUTE_US;
-const DAY_US = 24 * HOUR_US;
-/** Messages are spread over this window before `now`. */
-const WINDOW_US = 21 * DAY_US;
-
-/** How long before now a conversation's latest message is: urgent ones are recent. */
-function lagUs(rng: Rng, truth: AiCategory): number {
-  const u = rng();
-  switch (truth) {
-    case 'urgent':
-      return MINUTE_US + u * u * 10 * HOUR_US;
-    case 'can_wait':
-      return 4 * MINUTE_US + u * Math.sqrt(u) * 5 * DAY_US;
-    case 'fyi':
-      return MINUTE_US + Math.pow(u, 1.6) * 19 * DAY_US;
-  }
-}
-
-/** A log-uniform typical gap between messages, in [min, max] µs. */
-function gapUs(rng: Rng, min: number, max: number): number {
-  return min * Math.pow(max / min, rng());
-}
-
-/**
- * Fills `out[0..n)` with strictly increasing integer µs times from `start` to `end` (the last
- * is `end`), random gaps that grow denser towards the end.
- */
-function layoutTimes(rng: Rng, out: number[], n: number, start: number, end: number): void {
-  out.length = n;
-  if (n === 0) return;
-  let acc = 0;
-  out[0] = 0;
-  for (let i = 1; i < n; i++) {
-    acc += exponential(rng);
-    out[i] = acc;
-  }
-  const span = end - start;
-  for (let i = 0; i < n - 1; i++) out[i] = Math.floor(start + span * Math.pow(out[i]! / acc, 0.75));
-  out[n - 1] = Math.floor(end);
-  for (let i = n - 2; i >= 0; i--) if (out[i]! >= out[i + 1]!) out[i] = out[i + 1]!;
 }
 
 /* ---------------- categories and reading ---------------- */

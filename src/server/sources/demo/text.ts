@@ -25,7 +25,7 @@ export interface DemoTextContext {
   channels?: readonly { id: string; name: string }[];
   /** The author, never mentioned by their own message. */
   authorId?: string;
-  /** Set when the author is a bot: its name ('deploybot', 'PagerBot', 'Jira', 'GitHub'; others get deploy texts). */
+  /** Set when the author is a bot: its name or handle, any case ('deploybot', 'PagerBot', 'jira', 'GitHub'; others get deploy texts). */
   bot?: string;
   /** A 'dm' speaks to the member directly, without an @-mention. */
   type?: ConversationType;
@@ -326,12 +326,19 @@ const BOT_TEXTS: Readonly<Record<string, Readonly<Record<AiCategory, readonly Te
 
 const HUMAN_TEXTS: Readonly<Record<AiCategory, readonly Template[]>> = { urgent: URGENT, can_wait: CAN_WAIT, fyi: FYI };
 
+const BOT_BY_LOWER_NAME = new Map(Object.entries(BOT_TEXTS).map(([name, texts]) => [name.toLowerCase(), texts]));
+
+/** A bot's texts by its name, in any case ('PagerBot', or the handle 'pagerbot'); others get deploybot's. */
+function botTexts(name: string): Readonly<Record<AiCategory, readonly Template[]>> {
+  return BOT_BY_LOWER_NAME.get(name.toLowerCase()) ?? BOT_TEXTS.deploybot!;
+}
+
 /**
  * One message text of `category`, drawn with `rng` (deterministic for a given rng state).
  * A bot author (`ctx.bot`) gets that bot's notifications; a person gets conversational text.
  */
 export function demoMessageText(rng: Rng, category: AiCategory, ctx: DemoTextContext = {}): string {
-  const table = ctx.bot !== undefined ? (BOT_TEXTS[ctx.bot] ?? BOT_TEXTS.deploybot!)[category] : HUMAN_TEXTS[category];
+  const table = ctx.bot !== undefined ? botTexts(ctx.bot)[category] : HUMAN_TEXTS[category];
   const text = pickOf(rng, table)(new Slots(rng, ctx));
   const first = text.charCodeAt(0);
   return first >= 97 && first <= 122 ? text.charAt(0).toUpperCase() + text.slice(1) : text;

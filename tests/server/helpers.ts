@@ -1,0 +1,124 @@
+/** Builds the real app over SQLite and the small demo workspace, served on an ephemeral port. */
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { serve } from '@hono/node-server';
+import { createParser } from 'eventsource-parser';
+import { createApp } from '../../src/server/app';
+import { jsonLogger } from '../../src/server/log';
+import { SqliteStore } from '../../src/server/store/sqlite';
+import { DemoSource } from '../../src/server/sources/demoSource';
+import type { LiveEvent } from '../../src/model/types';
+
+export const FIXED_NOW = Date.UTC(2026, 10, 20, 15, 0, 0);
+
+export interface TestServer {
+  url: string;
+  store: SqliteStore;
+  source: DemoSource;
+  logLines: string[];
+  close(): Promise<void>;
+}
+
+export async function startTestServer(options: { file?: string; heartbeatMs?: number; now?: () => number } = {}): Promise<TestServer> {
+  const store = new SqliteStore(options.file ?? ':memory:');
+  const now = options.now ?? (() => Date.now());
+  const source = new DemoSource({ seed: 42, size: 'small', now: () => FIXED_NOW });
+  await source.prepare(store);
+  const logLines: string[] = [];
+  const { app } = createApp({
+    store,
+    source,
+    clock: { now },
+    logger: jsonLogger((line) => logLines.push(line), 'debug'),
+    config: { heartbeatMs: options.heartbeatMs },
+  });
+  const server = await new Promise<Server>((resolve) => {
+    const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s as Server));
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    store,
+    source,
+    logLines,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+      await store.close();
+    },
+  };
+}
+
+/** Signs in through GET /auth/slack (optionally as another demo member); answers the token and the redirect. */
+export async function signIn(url: string, as?: string): Promise<{ token: string; location: string; cookie: string }> {
+  const res = await fetch(`${url}/auth/slack${as ? `?as=${as}` : ''}`, { redirect: 'manual' });
+  if (res.status !== 302) throw new Error(`sign-in answered ${res.status}: ${await res.text()}`);
+  const location = res.headers.get('location') ?? '';
+  const token = new URL(location, url).searchParams.get('token') ?? '';
+  return { token, location, cookie: res.headers.get('set-cookie') ?? '' };
+}
+
+export function api(url: string, token?: string) {
+  return async <T = any>(path: string, init: { method?: string; body?: unknown; raw?: string } = {}): Promise<{ status: number; body: T }> => {
+    const headers: Record<string, string> = {};
+    if (token) headers.Authorization = `Bearer ${token}`;
+    if (init.body !== undefined || init.raw !== undefined) headers['Content-Type'] = 'application/json';
+    const res = await fetch(`${url}${path}`, {
+      method: init.method ?? (init.body !== undefined || init.raw !== undefined ? 'POST' : 'GET'),
+      headers,
+      body: init.raw ?? (init.body !== undefined ? JSON.stringify(init.body) : undefined),
+    });
+    const text = await res.text();
+    return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T };
+  };
+}
+
+export interface StreamReader {
+  events: LiveEvent[];
+  comments: number;
+  /** Resolves once `predicate` holds over the events read so far. */
+  until(predicate: (events: LiveEvent[]) => boolean, timeoutMs?: number): Promise<LiveEvent[]>;
+  close(): void;
+}
+
+/** Opens the live stream and collects its events. */
+export async function openStream(url: string, token: string, lastSequence?: number): Promise<StreamReader> {
+  const controller = new AbortController();
+  const query = new URLSearchParams({ token });
+  if (lastSequence !== undefined) query.set('lastSequence', String(lastSequence));
+  const res = await fetch(`${url}/api/sse/stream?${query}`, { signal: controller.signal });
+  if (!res.ok || !res.body) throw new Error(`stream answered ${res.status}`);
+  const reader: StreamReader = {
+    events: [],
+    comments: 0,
+    until(predicate, timeoutMs = 5_000) {
+      return new Promise((resolve, reject) => {
+        const started = Date.now();
+        const tick = () => {
+          if (predicate(reader.events)) return resolve(reader.events);
+          if (Date.now() - started > timeoutMs) return reject(new Error(`timed out; got ${JSON.stringify(reader.events.map((e) => [e.type, e.sequence]))}`));
+          setTimeout(tick, 10);
+        };
+        tick();
+      });
+    },
+    close: () => controller.abort(),
+  };
+  const parser = createParser({
+    onEvent: (event) => reader.events.push(JSON.parse(event.data) as LiveEvent),
+    onComment: () => (reader.comments += 1),
+  });
+  void (async () => {
+    const body = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+    try {
+      for (;;) {
+        const { done, value } = await body.read();
+        if (done) break;
+        parser.feed(value);
+      }
+    } catch {
+      /* aborted */
+    }
+  })();
+  return reader;
+}
