@@ -45,7 +45,8 @@ export function displayName(user: UserData | undefined, fallback: string): strin
 export function avatarOf(user: UserData | undefined, id: string): RowAvatar {
   const name = displayName(user, id);
   const avatar: RowAvatar = { id, name, initials: initialsOf(name), colour: colourIndex(id, AVATAR_COLOUR_PAIRS) };
-  if (user?.avatar) avatar.image = user.avatar;
+  // Only an address crosses to the page; inline image data would swell every row window.
+  if (user?.avatar && !user.avatar.startsWith('data:') && user.avatar.length <= 512) avatar.image = user.avatar;
   return avatar;
 }
 

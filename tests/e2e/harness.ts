@@ -39,7 +39,8 @@ export interface RunningServer {
 export async function startServer(options: { port?: number; dataDir?: string; env?: Record<string, string> } = {}): Promise<RunningServer> {
   const port = options.port ?? (await freePort());
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'sift-e2e-'));
-  const child = spawn(process.execPath, [join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(ROOT, 'src', 'server', 'main.ts')], {
+  // tsx as a loader keeps the server in this one process, so kill() really kills it.
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'server', 'main.ts')], {
     cwd: ROOT,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', SIFT_DATA_DIR: dataDir, SIFT_SIMULATOR_RATE: '0', SIFT_LOG_LEVEL: 'warn', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,0 +1,92 @@
+/**
+ * End to end in headless Chromium against the built app and the real server process:
+ * sign-in, live updates from the simulator, and a hard kill and restart of the server
+ * while a conversation is open — every message posted meanwhile shows, once.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildClientIfNeeded } from '../../scripts/start';
+import { ensureChromium } from '../../scripts/chromium';
+import type { ConversationSummary } from '../../src/model/types';
+import { api, signIn as apiSignIn } from '../server/helpers';
+import { launchBrowser, removeDir, signIn, startServer, type RunningServer } from './harness';
+
+let browser: Browser;
+let server: RunningServer;
+let page: Page;
+
+beforeAll(async () => {
+  ensureChromium();
+  buildClientIfNeeded();
+  server = await startServer({ env: { SIFT_SIMULATOR_RATE: '120' } });
+  browser = await launchBrowser();
+  page = await browser.newPage();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  if (server) removeDir(server.dataDir);
+});
+
+describe('Sift end to end', () => {
+  it('sends a visitor to /auth, signs in through Connect to Slack, and shows the inbox', async () => {
+    await page.goto(`${server.url}/`);
+    await page.waitForURL('**/auth');
+    await expect(page.getByRole('heading', { name: 'Sign up to Sift' }).isVisible()).resolves.toBe(true);
+    await page.getByRole('button', { name: 'Connect to Slack' }).click();
+    await page.waitForURL('**/inbox');
+    expect(new URL(page.url()).search).toBe('');
+    await page.getByRole('option').first().waitFor();
+    const rows = await page.getByRole('option').count();
+    expect(rows).toBeGreaterThan(5);
+    expect(rows).toBeLessThan(100);
+    expect(await page.evaluate(() => localStorage.getItem('sift_token'))).toMatch(/^[A-Za-z0-9_-]{40,}$/);
+  });
+
+  it('shows a message posted by the simulator without a reload', async () => {
+    await page.evaluate(() => ((window as unknown as { __noReload: boolean }).__noReload = true));
+    const firstRow = page.getByRole('option').first();
+    const before = await firstRow.textContent();
+    await page.waitForFunction((text) => document.querySelector('[role="option"]')?.textContent !== text, before, { timeout: 20_000 });
+    expect(await page.evaluate(() => (window as unknown as { __noReload?: boolean }).__noReload)).toBe(true);
+    expect(await firstRow.textContent()).toMatch(/now/);
+  });
+
+  it('reconnects after the server is killed and restarted, showing every message posted meanwhile, once', async () => {
+    const { token } = await apiSignIn(server.url);
+    const conversations = (await api(server.url, token)<{ data: { conversations: ConversationSummary[] } }>('/api/conversations/data')).body.data
+      .conversations;
+    const dm = conversations.find((c) => c.type === 'dm' && c.dm_user)!;
+
+    await page.goto(`${server.url}/conversations`);
+    await page.getByRole('tab', { name: /DMs/ }).click();
+    const row = page.locator(`[data-conversation-id="${dm.id}"]`);
+    await page.getByRole('listbox').evaluate((list, id) => {
+      // Scroll until the DM's row is rendered by the virtualized list.
+      return new Promise<void>((resolve) => {
+        const step = () => {
+          if (document.querySelector(`[data-conversation-id="${id}"]`) || list.scrollTop + list.clientHeight >= list.scrollHeight) return resolve();
+          list.scrollTop += list.clientHeight;
+          requestAnimationFrame(step);
+        };
+        step();
+      });
+    }, dm.id);
+    await row.click();
+    await page.locator('.message').first().waitFor();
+
+    await server.kill();
+    await page.waitForSelector('.live-dot.error, .live-dot.connecting, .live-dot.failed', { timeout: 10_000 });
+    server = await startServer({ port: server.port, dataDir: server.dataDir });
+    const { token: otherToken } = await apiSignIn(server.url, dm.dm_user);
+    const texts = ['after restart one', 'after restart two', 'after restart three'];
+    for (const text of texts) {
+      const res = await api(server.url, otherToken)('/api/messages/send', { body: { channel: dm.id, text } });
+      expect(res.status).toBe(200);
+    }
+    for (const text of texts) await page.getByText(text, { exact: true }).waitFor({ timeout: 20_000 });
+    await page.locator('.live-dot.connected').waitFor();
+    for (const text of texts) expect(await page.getByText(text, { exact: true }).count()).toBe(1);
+  });
+});

@@ -1,0 +1,133 @@
+/**
+ * The engine and the page bridge joined by a real MessageChannel in one process, against
+ * the real server: sign-in, live connection, snapshot, windows, live updates, sending, and
+ * every worker subscription released when the page unsubscribes.
+ */
+import * as Comlink from 'comlink';
+import type { Observable } from 'rxjs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEngine, type EngineBootstrap } from '../../src/worker/api';
+import { remoteStream, useEngineForTests, type RemoteEngine, command } from '../../src/ui/engine';
+import type { ViewWindow } from '../../src/model/rows';
+import type { ConversationSummary, LiveState } from '../../src/model/types';
+import type { ConversationDetail, LoadState } from '../../src/worker/engine';
+import { api, signIn, startTestServer, type TestServer } from '../server/helpers';
+
+let server: TestServer;
+let engine: RemoteEngine;
+let channel: MessageChannel;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  channel = new MessageChannel();
+  startEngine(channel.port1 as unknown as Comlink.Endpoint);
+  const bootstrap = Comlink.wrap<EngineBootstrap>(channel.port2 as unknown as Comlink.Endpoint);
+  engine = (await bootstrap.start({ baseUrl: server.url, debug: false })) as unknown as RemoteEngine;
+  useEngineForTests(Promise.resolve(engine));
+});
+
+afterAll(async () => {
+  await command((e) => e.dispose());
+  channel.port1.close();
+  channel.port2.close();
+  await server.close();
+});
+
+/** Holds one subscription (as a screen does) and waits for values matching a predicate. */
+function watch<T>(obs: Observable<T>) {
+  const values: T[] = [];
+  const subscription = obs.subscribe((v) => values.push(v));
+  return {
+    get latest(): T | undefined {
+      return values[values.length - 1];
+    },
+    until(predicate: (v: T) => boolean, label: string, ms = 8_000): Promise<T> {
+      const started = Date.now();
+      return new Promise((resolve, reject) => {
+        const tick = () => {
+          const found = values.find(predicate);
+          if (found !== undefined) return resolve(found);
+          if (Date.now() - started > ms) return reject(new Error(`timed out waiting for ${label}`));
+          setTimeout(tick, 10);
+        };
+        tick();
+      });
+    },
+    stop: () => subscription.unsubscribe(),
+  };
+}
+
+describe('engine over a MessageChannel', () => {
+  it('signs in, connects live, loads the snapshot, serves windows, and stays live', async () => {
+    const { token } = await signIn(server.url);
+    await command((e) => e.setToken(token));
+    const status = await command((e) => e.authStatus());
+    expect(status.user?.id).toBe('U0SIFTME1');
+
+    const live = watch(remoteStream<LiveState>((e, o) => e.liveState(o)));
+    const load = watch(remoteStream<LoadState>((e, o) => e.loadState(o)));
+    await live.until((s) => s.status === 'connected', 'connected');
+    const loaded = await load.until((s) => s.status === 'loaded', 'loaded');
+
+    const all = (await api(server.url, token)<{ data: { conversations: ConversationSummary[] } }>('/api/conversations/data')).body.data.conversations;
+    expect(loaded.total).toBe(all.length);
+    const unread = all.filter((c) => c.unread_count_display > 0);
+
+    await command((e) => e.setWindow('w1', 'inbox', 0, 20));
+    const win = watch(remoteStream<ViewWindow>((e, o) => e.viewWindow('w1', o)));
+    const first = await win.until((w) => w.total > 0, 'first window');
+    expect(first.total).toBe(unread.length);
+    expect(first.rows).toHaveLength(Math.min(20, unread.length));
+    const times = first.rows.map((r) => r.latest_activity);
+    expect(times).toEqual([...times].sort((a, b) => b - a));
+    // A window is small: rows only, never the whole list.
+    expect(JSON.stringify(first).length).toBeLessThan(10 * 1024);
+
+    // Another member posts into a read conversation: it enters the inbox, on top, unread.
+    const quiet = all.find((c) => c.unread_count === 0 && c.type === 'channel' && c.member_ids.length > 2)!;
+    const sender = quiet.member_ids.find((id) => id !== 'U0SIFTME1')!;
+    const { token: senderToken } = await signIn(server.url, sender);
+    const sent = await api(server.url, senderToken)('/api/messages/send', { body: { channel: quiet.id, text: 'Can you look at this today?' } });
+    expect(sent.status).toBe(200);
+    const updated = await win.until((w) => w.rows[0]?.id === quiet.id, 'the posted conversation on top');
+    expect(updated.total).toBe(unread.length + 1);
+    expect(updated.rows[0]).toMatchObject({ id: quiet.id, unread: 1 });
+    expect(updated.rows[0]!.preview).toContain('Can you look at this today?');
+
+    // Opening it streams its messages; sending shows pending, then the server's copy.
+    const detail = watch(remoteStream<ConversationDetail>((e, o) => e.conversation(quiet.id, o)));
+    const opened = await detail.until((d) => d.status === 'loaded', 'conversation loaded');
+    expect(opened.messages.some((m) => m.ts === sent.body.ts)).toBe(true);
+    const result = await command((e) => e.send(quiet.id, 'Looking now'));
+    expect(result).toEqual({ ok: true });
+    await detail.until((d) => d.messages.some((m) => m.text === 'Looking now' && m.pending === true), 'pending copy');
+    const after = await detail.until((d) => d.messages.some((m) => m.text === 'Looking now' && !m.pending), 'server copy');
+    expect(after.messages.filter((m) => m.text === 'Looking now')).toHaveLength(1);
+
+    // Mark read: it leaves the unread inbox.
+    expect(await command((e) => e.markRead(quiet.id))).toBe(true);
+    const read = await win.until((w) => w.version > updated.version && !w.rows.some((r) => r.id === quiet.id), 'marked read');
+    expect(read.total).toBe(unread.length);
+    for (const w of [live, load, win, detail]) w.stop();
+  });
+
+  it('reports a failed send without losing anything', async () => {
+    const result = await command((e) => e.send('CDOESNOTEXIST', 'hello'));
+    expect(result.ok).toBe(false);
+    expect(result.error).toMatch(/Unknown conversation/);
+  });
+
+  it('releases every worker subscription when the page unsubscribes', async () => {
+    const base = await command((e) => e.openSubscriptions());
+    const subs = [
+      remoteStream<LiveState>((e, o) => e.liveState(o)).subscribe(),
+      remoteStream<LoadState>((e, o) => e.loadState(o)).subscribe(),
+      remoteStream<ViewWindow>((e, o) => e.viewWindow('w2', o)).subscribe(),
+    ];
+    await new Promise((r) => setTimeout(r, 100));
+    expect(await command((e) => e.openSubscriptions())).toBe(base + 3);
+    for (const s of subs) s.unsubscribe();
+    await new Promise((r) => setTimeout(r, 100));
+    expect(await command((e) => e.openSubscriptions())).toBe(0);
+  });
+});
