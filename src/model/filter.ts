@@ -45,7 +45,8 @@ function readPath(value: unknown, path: string[], index: number): Resolved {
       if (Array.isArray(v)) out.push(...v);
       else out.push(v);
     }
-    return out;
+    // No item has the field: the path leads nowhere (so `exists` is false).
+    return out.length > 0 ? out : NOTHING;
   }
   if (typeof value !== 'object') return NOTHING;
   const next = (value as Record<string, unknown>)[path[index]!];

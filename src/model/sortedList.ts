@@ -21,7 +21,8 @@ export class SortedList<T> {
   /** Builds from items in any order. */
   static from<T>(items: Iterable<T>, compare: (a: T, b: T) => number, load = 1000): SortedList<T> {
     const list = new SortedList(compare, load);
-    const sorted = [...items].sort(compare);
+    // Equal items are kept once, as insert() would.
+    const sorted = [...items].sort(compare).filter((item, i, all) => i === 0 || compare(all[i - 1]!, item) !== 0);
     for (let i = 0; i < sorted.length; i += load) list.blocks.push(sorted.slice(i, i + load));
     list.maxes = list.blocks.map((b) => b[b.length - 1]!);
     list.count = sorted.length;

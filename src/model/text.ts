@@ -16,7 +16,13 @@ export function plainText(text: string, names: NameLookup): string {
       const [target = '', label] = inner.split('|', 2);
       if (target.startsWith('@')) return `@${label ?? names.user(target.slice(1)) ?? target.slice(1)}`;
       if (target.startsWith('#')) return `#${label ?? target.slice(1)}`;
-      if (target.startsWith('!')) return `@${label ?? target.slice(1).split('^')[0]}`;
+      if (target.startsWith('!')) {
+        // <!here>, <!channel>, <!subteam^S1|@team> are mentions; <!date^…|fallback> shows its fallback.
+        const command = target.slice(1).split('^')[0]!;
+        const mention = ['here', 'channel', 'everyone', 'subteam'].includes(command);
+        if (label) return mention && !label.startsWith('@') ? `@${label}` : label;
+        return mention ? `@${command}` : '';
+      }
       return label ?? target;
     })
     .replace(/&(lt|gt|amp);/g, (m) => ENTITIES[m] ?? m);
@@ -33,8 +39,9 @@ export function cutText(text: string, limit: number): string {
 export function initialsOf(name: string): string {
   const words = name.trim().split(/\s+/).filter(Boolean);
   if (words.length === 0) return '?';
-  const first = words[0]!.charAt(0);
-  const last = words.length > 1 ? words[words.length - 1]!.charAt(0) : '';
+  // Whole characters, not UTF-16 halves: a name may start with an emoji.
+  const first = Array.from(words[0]!)[0]!;
+  const last = words.length > 1 ? Array.from(words[words.length - 1]!)[0]! : '';
   return (first + last).toUpperCase();
 }
 

@@ -8,6 +8,8 @@ import { LoadingScreen } from './components/LoadingScreen';
 export function App() {
   const { state, logout, retry } = useAuth();
   switch (state.phase) {
+    case 'initializing':
+      return <LoadingScreen text="Initializing..." />;
     case 'loading':
       return <LoadingScreen text="Loading..." />;
     case 'completing':

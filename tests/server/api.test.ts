@@ -72,7 +72,7 @@ describe('auth', () => {
     ['GET', '/api/workspaces/installations'],
     ['POST', '/api/auth/revoke'],
   ])('%s %s answers 401 {error} without a valid token', async (method, path) => {
-    for (const headers of [{}, { Authorization: 'Bearer not-a-real-token-at-all-123' }, { Authorization: 'Bearer null' }]) {
+    for (const headers of [{}, { Authorization: 'Bearer not-a-real-token-at-all-123' }, { Authorization: 'Bearer null' }] as Array<Record<string, string>>) {
       const res = await fetch(`${server.url}${path}`, { method, headers });
       expect(res.status).toBe(401);
       expect(await res.json()).toEqual({ error: expect.any(String) });

@@ -47,7 +47,12 @@ export class DemoSource implements WorkspaceSource {
   async prepare(store: Store): Promise<void> {
     for (const def of DEMO_WORKSPACES) {
       await store.upsertWorkspace({ id: def.id, name: def.name, domain: `${def.name.toLowerCase().replace(/\W+/g, '-')}.demo`, source: 'demo' });
-      if (!(await store.workspaceHasData(def.id))) await this.importWorkspace(store, def);
+      if (!(await store.workspaceImported(def.id))) {
+        // A start that died mid-import left part of a workspace: start it over.
+        if (await store.workspaceHasData(def.id)) await store.clearWorkspaceData(def.id);
+        await this.importWorkspace(store, def);
+        await store.markWorkspaceImported(def.id);
+      }
       await store.addMembership(DEMO_ACCOUNT, def.id, def.memberUserId);
     }
   }

@@ -121,6 +121,11 @@ function toUserData(user: User): UserData {
 }
 
 /** System lines do not count as unread. */
+/*
+ * Statements that pick a conversation's member rows name the conversation index: without
+ * statistics, SQLite prefers a prefix of the primary key (workspace, user, conversation)
+ * and scans every member row of the workspace instead.
+ */
 const COUNTS_AS_UNREAD = `(subtype IS NULL OR subtype NOT IN ('channel_join', 'channel_leave'))`;
 
 export class SqliteStore implements Store {
@@ -133,6 +138,9 @@ export class SqliteStore implements Store {
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = FULL');
     this.db.pragma('foreign_keys = ON');
+    // The default 2 MB page cache thrashes on a 100,000-conversation workspace.
+    this.db.pragma('cache_size = -131072');
+    this.db.pragma('temp_store = MEMORY');
     migrate(this.db);
   }
 
@@ -150,7 +158,8 @@ export class SqliteStore implements Store {
   async upsertWorkspace(workspace: Workspace & { source: string }): Promise<void> {
     this.st(
       `INSERT INTO workspaces (id, name, source, data) VALUES (?, ?, ?, ?)
-       ON CONFLICT(id) DO UPDATE SET name = excluded.name, source = excluded.source, data = excluded.data`,
+       ON CONFLICT(id) DO UPDATE SET name = excluded.name, source = excluded.source,
+         data = json_set(excluded.data, '$.imported', json_extract(workspaces.data, '$.imported'))`,
     ).run(workspace.id, workspace.name, workspace.source, JSON.stringify({ domain: workspace.domain, icon: workspace.icon }));
   }
 
@@ -160,11 +169,31 @@ export class SqliteStore implements Store {
       | undefined;
     if (!row) return null;
     const extra = JSON.parse(row.data) as { domain?: string; icon?: string };
-    return { id: row.id, name: row.name, ...extra };
+    const workspace: Workspace = { id: row.id, name: row.name };
+    if (extra.domain) workspace.domain = extra.domain;
+    if (extra.icon) workspace.icon = extra.icon;
+    return workspace;
   }
 
   async workspaceHasData(id: string): Promise<boolean> {
     return this.st(`SELECT 1 FROM conversations WHERE workspace_id = ? LIMIT 1`).get(id) !== undefined;
+  }
+
+  async workspaceImported(id: string): Promise<boolean> {
+    const row = this.st(`SELECT json_extract(data, '$.imported') AS imported FROM workspaces WHERE id = ?`).get(id) as { imported: number | null } | undefined;
+    return row?.imported === 1;
+  }
+
+  async markWorkspaceImported(id: string): Promise<void> {
+    this.st(`UPDATE workspaces SET data = json_set(data, '$.imported', json('true')) WHERE id = ?`).run(id);
+  }
+
+  async clearWorkspaceData(id: string): Promise<void> {
+    this.db.transaction(() => {
+      for (const table of ['users', 'conversations', 'conversation_members', 'messages', 'labels']) {
+        this.db.prepare(`DELETE FROM ${table} WHERE workspace_id = ?`).run(id);
+      }
+    })();
   }
 
   async addMembership(accountId: string, workspaceId: string, userId: string): Promise<void> {
@@ -177,10 +206,13 @@ export class SqliteStore implements Store {
       `SELECT m.user_id, w.id, w.name, w.data FROM memberships m JOIN workspaces w ON w.id = m.workspace_id
        WHERE m.account_id = ? ORDER BY w.name`,
     ).all(accountId) as Array<{ user_id: string; id: string; name: string; data: string }>;
-    return rows.map((row) => ({
-      userId: row.user_id,
-      workspace: { id: row.id, name: row.name, ...(JSON.parse(row.data) as object) },
-    }));
+    return rows.map((row) => {
+      const extra = JSON.parse(row.data) as { domain?: string; icon?: string };
+      const workspace: Workspace = { id: row.id, name: row.name };
+      if (extra.domain) workspace.domain = extra.domain;
+      if (extra.icon) workspace.icon = extra.icon;
+      return { userId: row.user_id, workspace };
+    });
   }
 
   async accountFor(workspaceId: string, userId: string): Promise<string> {
@@ -304,7 +336,7 @@ export class SqliteStore implements Store {
 
   private readStates(workspaceId: string, conversationId: string): MemberReadState[] {
     const rows = this.st(
-      `SELECT user_id, last_read, unread_count FROM conversation_members WHERE workspace_id = ? AND conversation_id = ?`,
+      `SELECT user_id, last_read, unread_count FROM conversation_members INDEXED BY conversation_members_by_conversation WHERE workspace_id = ? AND conversation_id = ?`,
     ).all(workspaceId, conversationId) as Array<{ user_id: string; last_read: string; unread_count: number }>;
     return rows.map((row) => ({ userId: row.user_id, last_read: row.last_read, unread_count: row.unread_count }));
   }
@@ -339,7 +371,7 @@ export class SqliteStore implements Store {
       const system = input.subtype === 'channel_join' || input.subtype === 'channel_leave';
       if (!system) {
         this.st(
-          `UPDATE conversation_members SET unread_count = unread_count + 1 WHERE workspace_id = ? AND conversation_id = ? AND user_id != ?`,
+          `UPDATE conversation_members INDEXED BY conversation_members_by_conversation SET unread_count = unread_count + 1 WHERE workspace_id = ? AND conversation_id = ? AND user_id != ?`,
         ).run(ws, input.conversationId, input.user);
       }
       this.st(`UPDATE conversation_members SET last_read = ?, unread_count = 0 WHERE workspace_id = ? AND conversation_id = ? AND user_id = ?`).run(
@@ -425,7 +457,8 @@ export class SqliteStore implements Store {
        WHERE workspace_id = @ws AND id = @id`,
     );
     const readToEnd = this.st(
-      `UPDATE conversation_members SET last_read = COALESCE((SELECT latest_ts FROM conversations WHERE workspace_id = ? AND id = ?), '')
+      `UPDATE conversation_members INDEXED BY conversation_members_by_conversation
+       SET last_read = COALESCE((SELECT latest_ts FROM conversations WHERE workspace_id = ? AND id = ?), '')
        WHERE workspace_id = ? AND conversation_id = ? AND last_read = ''`,
     );
     const setReadMark = this.st(

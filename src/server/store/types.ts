@@ -107,6 +107,11 @@ export interface Store {
   upsertWorkspace(workspace: Workspace & { source: string }): Promise<void>;
   getWorkspace(id: string): Promise<Workspace | null>;
   workspaceHasData(id: string): Promise<boolean>;
+  /** Whether a source finished importing the workspace (a crash mid-import leaves it false). */
+  workspaceImported(id: string): Promise<boolean>;
+  markWorkspaceImported(id: string): Promise<void>;
+  /** Removes a workspace's people, conversations and messages (not its sessions or event log). */
+  clearWorkspaceData(id: string): Promise<void>;
   addMembership(accountId: string, workspaceId: string, userId: string): Promise<void>;
   memberships(accountId: string): Promise<Membership[]>;
   /** The account of a workspace member, created on first use. */

@@ -11,6 +11,7 @@ import { command } from '../engine';
 import { clearSession, readToken, storeToken } from '../session';
 
 export type AuthState =
+  | { phase: 'initializing' }
   | { phase: 'loading' }
   | { phase: 'completing' }
   | { phase: 'authenticated'; status: AuthStatus }
@@ -18,12 +19,13 @@ export type AuthState =
   | { phase: 'error'; message: string };
 
 export function useAuth() {
-  const [state, setState] = useState<AuthState>({ phase: 'loading' });
+  const [state, setState] = useState<AuthState>({ phase: 'initializing' });
 
   const check = useCallback(async () => {
     try {
       const token = readToken();
       await command((api) => api.setToken(token));
+      setState((current) => (current.phase === 'initializing' ? { phase: 'loading' } : current));
       const status = await command((api) => api.authStatus());
       setState(status.authenticated ? { phase: 'authenticated', status } : { phase: 'unauthenticated' });
       if (!status.authenticated) await command((api) => api.setToken(null));

@@ -1,0 +1,82 @@
+import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
+import { AuthScreen } from '../../src/ui/screens/AuthScreen';
+
+let assign: MockInstance<(url: string | URL) => void>;
+
+beforeEach(() => {
+  // happy-dom's Location.assign would navigate the test window: record the call instead.
+  assign = vi.spyOn(window.location, 'assign').mockImplementation(() => {});
+});
+
+describe('AuthScreen (SPEC §2.2)', () => {
+  it('is headed "Sign up to Sift"', () => {
+    render(<AuthScreen />);
+    expect(screen.getByRole('heading', { level: 1, name: 'Sign up to Sift' })).toBeTruthy();
+  });
+
+  it('Connect to Slack goes to /auth/slack and reads Connecting... while pending, disabled', async () => {
+    const user = userEvent.setup();
+    render(<AuthScreen />);
+    const button = screen.getByRole('button', { name: 'Connect to Slack' }) as HTMLButtonElement;
+    expect(button.disabled).toBe(false);
+
+    await user.click(button);
+
+    expect(assign).toHaveBeenCalledTimes(1);
+    expect(assign).toHaveBeenCalledWith('/auth/slack');
+    expect(button.textContent).toBe('Connecting...');
+    expect(button.disabled).toBe(true);
+    expect(screen.queryByRole('button', { name: 'Connect to Slack' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Connecting...' })).toBe(button);
+
+    // disabled: a second click does not navigate again
+    await user.click(button);
+    expect(assign).toHaveBeenCalledTimes(1);
+  });
+
+  it('"Sign in" behaves like Connect to Slack and does not follow its href itself', async () => {
+    const user = userEvent.setup();
+    render(<AuthScreen />);
+    const link = screen.getByRole('link', { name: 'Sign in' });
+    await user.click(link);
+    expect(assign).toHaveBeenCalledTimes(1);
+    expect(assign).toHaveBeenCalledWith('/auth/slack');
+    const button = screen.getByRole('button', { name: 'Connecting...' }) as HTMLButtonElement;
+    expect(button.disabled).toBe(true);
+    expect(window.location.pathname).not.toBe('/auth/slack');
+  });
+
+  it('"learn more" opens in a new tab without giving the page an opener', () => {
+    render(<AuthScreen />);
+    const link = screen.getByRole('link', { name: 'learn more' });
+    expect(link.getAttribute('target')).toBe('_blank');
+    expect((link.getAttribute('rel') ?? '').split(/\s+/)).toContain('noopener');
+    expect(link.getAttribute('href')).toMatch(/^https:\/\//);
+  });
+
+  it.each(['Teams', 'Email'])('Connect to %s is tagged Waitlist and opens a dialog, without navigating', async (service) => {
+    const user = userEvent.setup();
+    render(<AuthScreen />);
+    const button = screen.getByRole('button', { name: new RegExp(`^Connect to ${service}`) });
+    expect(within(button).getByText('Waitlist')).toBeTruthy();
+    expect(screen.queryByRole('dialog')).toBeNull();
+
+    await user.click(button);
+
+    const dialog = screen.getByRole('dialog');
+    expect(dialog.getAttribute('aria-modal')).toBe('true');
+    expect(within(dialog).getByRole('heading').textContent).toContain(service);
+    expect(assign).not.toHaveBeenCalled();
+
+    await user.click(within(dialog).getByRole('button', { name: 'Close' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('Connect to Slack carries no Waitlist tag', () => {
+    render(<AuthScreen />);
+    expect(within(screen.getByRole('button', { name: 'Connect to Slack' })).queryByText('Waitlist')).toBeNull();
+    expect(screen.getAllByText('Waitlist')).toHaveLength(2);
+  });
+});
