@@ -91,7 +91,8 @@ export interface SendResult {
 interface DataPage {
   success: boolean;
   data: { conversations: ConversationSummary[]; users?: Record<string, UserData> };
-  total: number;
+  total?: number;
+  next_cursor?: string | null;
 }
 
 function toHttpError(error: unknown): HttpError {
@@ -124,26 +125,38 @@ export function createEngine(options: EngineOptions) {
 
   /* ---------- the snapshot ---------- */
 
+  /**
+   * Loads every conversation in pages, newest first. On a first load each page is shown
+   * as it arrives (the first page is already the true top of every view); a reload
+   * collects all pages and swaps them in at once, so the list never empties meanwhile.
+   */
   async function fetchSnapshot(): Promise<void> {
+    const progressive = store.conversations.size === 0;
     const conversations: ConversationSummary[] = [];
-    let users: Record<string, UserData> | undefined;
-    let total = Infinity;
-    while (conversations.length < total) {
-      const page = await http.request<DataPage>('/api/conversations/data', { query: { offset: conversations.length, limit: pageSize } });
-      if (!users) users = page.data.users;
-      total = page.total;
-      conversations.push(...page.data.conversations);
-      load$.next({ status: 'loading', loaded: conversations.length, total });
-      if (page.data.conversations.length === 0) break;
+    let total = 0;
+    let cursor: string | undefined;
+    for (;;) {
+      const page = await http.request<DataPage>('/api/conversations/data', { query: { order: 'activity', limit: pageSize, cursor } });
+      if (cursor === undefined) total = page.total ?? 0;
+      store.mergeUsers(page.data.users);
+      if (progressive) {
+        store.addMany(page.data.conversations);
+        changed();
+      } else conversations.push(...page.data.conversations);
+      const loaded = progressive ? store.conversations.size : Math.max(conversations.length, store.conversations.size);
+      load$.next({ status: 'loading', loaded, total: Math.max(total, loaded) });
+      if (!page.next_cursor) break;
+      cursor = page.next_cursor;
     }
-    log.time('apply snapshot', () => store.replaceAll(conversations, users));
+    if (!progressive) log.time('apply snapshot', () => store.replaceAll(conversations));
   }
 
   const loader$ = (loading$: BehaviorSubject<boolean>) =>
     reload$.pipe(
       switchMap(() => {
         loading$.next(true);
-        load$.next({ status: 'loading', loaded: 0, total: load$.value.total });
+        // A reload keeps showing what is held until the new snapshot replaces it.
+        load$.next({ status: 'loading', loaded: store.conversations.size, total: load$.value.total });
         return from(log.timeAsync('load conversations', fetchSnapshot)).pipe(
           tap(() => {
             load$.next({ status: 'loaded', loaded: store.conversations.size, total: store.conversations.size });

@@ -46,6 +46,15 @@ export class EngineStore {
     this.version += 1;
   }
 
+  /** Adds (or replaces) a page of conversations, filing each in every view. */
+  addMany(conversations: Iterable<ConversationSummary>): void {
+    for (const c of conversations) {
+      this.conversations.set(c.id, c);
+      for (const view of this.views.values()) view.update(c.id, c);
+    }
+    this.version += 1;
+  }
+
   /** Replaces one conversation and re-files it in every view. */
   put(id: string, next: ConversationSummary | undefined): boolean {
     const previous = this.conversations.get(id);

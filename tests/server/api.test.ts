@@ -184,6 +184,30 @@ describe('conversations and messages', () => {
     expect(dms.body.total).toBe(conversations.filter((c) => c.type === 'dm').length);
   });
 
+  it('pages in activity order with a cursor: newest first, every conversation exactly once', async () => {
+    const seen: ConversationSummary[] = [];
+    let cursor: string | null | undefined;
+    let pages = 0;
+    do {
+      const res = await call(`/api/conversations/data?order=activity&limit=70${cursor ? `&cursor=${cursor}` : ''}`);
+      expect(res.status).toBe(200);
+      if (pages === 0) expect(res.body.total).toBe(conversations.length);
+      else expect(res.body.total).toBeUndefined();
+      seen.push(...res.body.data.conversations);
+      cursor = res.body.next_cursor;
+      pages += 1;
+    } while (cursor);
+    expect(pages).toBe(Math.ceil(conversations.length / 70));
+    expect(new Set(seen.map((c) => c.id)).size).toBe(conversations.length);
+    const order = seen.map((c) => c.latest_message?.ts ?? '');
+    expect(order).toEqual([...order].sort().reverse());
+  });
+
+  it('refuses a cursor it did not issue, and an offset with activity order', async () => {
+    expect((await call('/api/conversations/data?order=activity&cursor=bm9wZQ')).status).toBe(400);
+    expect((await call('/api/conversations/data?order=activity&offset=10')).status).toBe(400);
+  });
+
   it.each([
     ['type=group', /type/],
     ['limit=-1', /limit/],

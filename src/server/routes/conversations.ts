@@ -7,6 +7,7 @@ import { isTs, compareTs } from '../../model/ts';
 import { validateOutgoingMessage } from '../../model/validation';
 import type { AppContext, AppEnv } from '../app';
 import { HttpProblem, parseBody, parseQuery } from '../http';
+import type { ActivityCursor } from '../store/types';
 import { MessagingError, markConversationRead, postMessage } from '../messaging';
 
 /** How many of a conversation's newest messages one fetch returns. */
@@ -47,6 +48,22 @@ const sendSchema = z.object({
   client_msg_id: z.string().max(100).optional(),
 });
 
+function encodeCursor(cursor: ActivityCursor): string {
+  return Buffer.from(JSON.stringify([cursor.latest_ts, cursor.id])).toString('base64url');
+}
+
+function decodeCursor(raw: string): ActivityCursor {
+  try {
+    const value = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as unknown;
+    if (Array.isArray(value) && value.length === 2 && typeof value[0] === 'string' && typeof value[1] === 'string') {
+      return { latest_ts: value[0], id: value[1] };
+    }
+  } catch {
+    /* fall through */
+  }
+  throw new HttpProblem(400, 'Invalid query: cursor: not a cursor this server issued');
+}
+
 function aggregateOf(conversations: ConversationSummary[]) {
   const byType: Record<string, number> = { dm: 0, channel: 0, thread: 0 };
   const byCategory: Record<string, number> = { urgent: 0, can_wait: 0, fyi: 0, none: 0 };
@@ -64,26 +81,45 @@ export function conversationRoutes(ctx: AppContext) {
   const app = new Hono<AppEnv>();
   const messaging = { store: ctx.store, hub: ctx.hub, now: () => ctx.clock.now() };
 
+  /*
+   * Pages: `order=activity` (newest first) with `limit` and the opaque `cursor` of the
+   * previous page's `next_cursor`; or the default id order with `offset`. The total is
+   * counted on a first page only.
+   */
   app.get('/api/conversations/data', async (c) => {
     const s = c.get('session');
     const q = parseQuery(
       c,
       z.object({
         type: typeSchema.optional(),
+        order: z.enum(['id', 'activity']).optional(),
+        cursor: z.string().max(200).optional(),
         offset: intString(10_000_000).optional(),
         limit: intString(100_000).optional(),
         includeUsers: z.enum(['true', 'false']).optional(),
       }),
     );
-    const { conversations, total } = await ctx.store.listConversations(s.workspaceId, s.userId, {
+    const after = q.cursor === undefined ? undefined : decodeCursor(q.cursor);
+    const order = q.order ?? (after ? 'activity' : 'id');
+    if (order === 'activity' && q.offset) throw new HttpProblem(400, 'Invalid query: offset: use cursor with order=activity');
+    const first = !after && !q.offset;
+    const { conversations, total, next } = await ctx.store.listConversations(s.workspaceId, s.userId, {
       type: q.type as ConversationSummary['type'] | undefined,
+      order,
+      after,
       offset: q.offset,
       limit: q.limit,
+      skipTotal: !first,
     });
-    const withUsers = q.includeUsers ? q.includeUsers === 'true' : !q.offset;
+    const withUsers = q.includeUsers ? q.includeUsers === 'true' : first;
     const data: { conversations: ConversationSummary[]; users?: Record<string, unknown> } = { conversations };
     if (withUsers) data.users = Object.fromEntries((await ctx.store.listUsers(s.workspaceId)).map((u) => [u.id, u]));
-    return c.json({ success: true, data, total, offset: q.offset ?? 0 });
+    return c.json({
+      success: true,
+      data,
+      ...(first ? { total } : {}),
+      ...(order === 'activity' ? { next_cursor: next ? encodeCursor(next) : null } : { offset: q.offset ?? 0 }),
+    });
   });
 
   app.post('/api/conversations/filtered', async (c) => {

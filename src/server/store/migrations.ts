@@ -53,6 +53,11 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (workspace_id, user_id, sequence)
   ) WITHOUT ROWID;
   `,
+  // 2: pages of a member's conversations in activity order, newest first (keyset paging).
+  `
+  UPDATE conversations SET latest_ts = '' WHERE latest_ts IS NULL;
+  CREATE INDEX conversations_by_activity ON conversations (workspace_id, latest_ts DESC, id ASC);
+  `,
 ];
 
 export function migrate(db: Database.Database): number {

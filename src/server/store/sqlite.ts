@@ -273,18 +273,49 @@ export class SqliteStore implements Store {
 
   async listConversations(workspaceId: string, userId: string, options: ListOptions = {}) {
     const typeClause = options.type ? ` AND c.type = @type` : '';
-    const params = { ws: workspaceId, user: userId, type: options.type, limit: options.limit ?? -1, offset: options.offset ?? 0 };
-    const total = (
-      this.st(
-        `SELECT count(*) AS n FROM conversation_members m JOIN conversations c ON c.workspace_id = m.workspace_id AND c.id = m.conversation_id
-         WHERE m.workspace_id = @ws AND m.user_id = @user${typeClause}`,
-      ).get(params) as { n: number }
-    ).n;
-    const rows = this.st(
-      `${SUMMARY_SELECT} WHERE m.workspace_id = @ws AND m.user_id = @user${typeClause}
-       ORDER BY m.conversation_id LIMIT @limit OFFSET @offset`,
-    ).all(params) as SummaryRow[];
-    return { conversations: rows.map(toSummary), total };
+    const params = {
+      ws: workspaceId,
+      user: userId,
+      type: options.type,
+      limit: options.limit ?? -1,
+      offset: options.offset ?? 0,
+      after_ts: options.after?.latest_ts ?? null,
+      after_id: options.after?.id ?? null,
+    };
+    const total = options.skipTotal
+      ? -1
+      : (
+          this.st(
+            `SELECT count(*) AS n FROM conversation_members m JOIN conversations c ON c.workspace_id = m.workspace_id AND c.id = m.conversation_id
+             WHERE m.workspace_id = @ws AND m.user_id = @user${typeClause}`,
+          ).get(params) as { n: number }
+        ).n;
+    let rows: SummaryRow[];
+    if (options.order === 'activity') {
+      // Walk the activity index and keep the member's rows: no sort, no OFFSET.
+      rows = this.st(
+        `SELECT c.*, m.last_read, m.unread_count, l.category, l.source AS label_source, l.reason, l.confidence, l.triggers
+         FROM conversations c INDEXED BY conversations_by_activity
+         JOIN conversation_members m ON m.workspace_id = c.workspace_id AND m.user_id = @user AND m.conversation_id = c.id
+         LEFT JOIN labels l ON l.workspace_id = c.workspace_id AND l.user_id = @user AND l.conversation_id = c.id
+         WHERE c.workspace_id = @ws${typeClause}
+           AND (@after_ts IS NULL OR c.latest_ts < @after_ts OR (c.latest_ts = @after_ts AND c.id > @after_id))
+         ORDER BY c.latest_ts DESC, c.id ASC LIMIT @limit`,
+      ).all(params) as SummaryRow[];
+    } else {
+      rows = this.st(
+        `${SUMMARY_SELECT} WHERE m.workspace_id = @ws AND m.user_id = @user${typeClause}
+         ORDER BY m.conversation_id LIMIT @limit OFFSET @offset`,
+      ).all(params) as SummaryRow[];
+    }
+    const conversations = rows.map(toSummary);
+    const last = rows[rows.length - 1];
+    const full = options.limit !== undefined && rows.length === options.limit;
+    return {
+      conversations,
+      total,
+      ...(options.order === 'activity' && last && full ? { next: { latest_ts: last.latest_ts ?? '', id: last.id } } : {}),
+    };
   }
 
   async getConversation(workspaceId: string, userId: string, conversationId: string) {
@@ -439,7 +470,7 @@ export class SqliteStore implements Store {
     const insertUser = this.st(`INSERT OR REPLACE INTO users (workspace_id, id, data) VALUES (?, ?, ?)`);
     const insertConversation = this.st(
       `INSERT OR REPLACE INTO conversations (workspace_id, id, name, type, is_private, dm_user, member_ids, parent_id, thread_ts, parent_user, parent_text, truth, message_count, latest_ts, latest_user, latest_text)
-       VALUES (@ws, @id, @name, @type, @is_private, @dm_user, @member_ids, @parent_id, @thread_ts, NULL, NULL, @truth, 0, NULL, NULL, NULL)`,
+       VALUES (@ws, @id, @name, @type, @is_private, @dm_user, @member_ids, @parent_id, @thread_ts, NULL, NULL, @truth, 0, '', NULL, NULL)`,
     );
     const insertMember = this.st(
       `INSERT OR IGNORE INTO conversation_members (workspace_id, user_id, conversation_id, last_read, unread_count) VALUES (?, ?, ?, '', 0)`,

@@ -87,10 +87,23 @@ export interface Written<R> {
   events: Array<StoredEvent & { userId: string }>;
 }
 
+/** A position in the activity order: the last conversation of the previous page. */
+export interface ActivityCursor {
+  latest_ts: string;
+  id: string;
+}
+
 export interface ListOptions {
   type?: ConversationType;
+  /** Activity order only: start after this conversation (keyset paging, no OFFSET cost). */
+  after?: ActivityCursor;
+  /** Id order (the default) only. */
   offset?: number;
   limit?: number;
+  /** 'activity': newest first, ties by id. 'id' (default): stable id order. */
+  order?: 'id' | 'activity';
+  /** Skip counting the total (it costs a pass over the member's conversations). */
+  skipTotal?: boolean;
 }
 
 /** Bulk import for workspace sources (the demo generator, a Slack sync). */
@@ -127,7 +140,11 @@ export interface Store {
   deleteSession(tokenHash: string): Promise<void>;
 
   /* conversations and messages, as one member sees them */
-  listConversations(workspaceId: string, userId: string, options?: ListOptions): Promise<{ conversations: ConversationSummary[]; total: number }>;
+  listConversations(
+    workspaceId: string,
+    userId: string,
+    options?: ListOptions,
+  ): Promise<{ conversations: ConversationSummary[]; total: number; next?: ActivityCursor }>;
   getConversation(workspaceId: string, userId: string, conversationId: string): Promise<ConversationSummary | null>;
   /** The conversation's messages, oldest first, at most `limit` of the newest. */
   listMessages(workspaceId: string, conversationId: string, limit: number): Promise<Message[]>;

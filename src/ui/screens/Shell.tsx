@@ -95,7 +95,7 @@ function ListPage({ page, onMenu, now }: { page: Exclude<Page, 'ask-ai'>; onMenu
                 Retry
               </button>
             </div>
-          ) : load.status !== 'loaded' ? (
+          ) : load.status !== 'loaded' && load.loaded === 0 ? (
             <div className="center-screen" aria-busy="true">
               <div className="spinner" aria-hidden="true" />
               <p className="center-title">Loading conversations...</p>
