@@ -79,6 +79,8 @@ export interface ConversationDetail {
   status: 'loading' | 'loaded' | 'error';
   conversation?: ConversationSummary;
   participants?: UserData[];
+  /** Everyone the messages name: authors, members and mentioned people. */
+  members?: Record<string, UserData>;
   messages: Message[];
   error?: HttpError;
 }
@@ -350,6 +352,7 @@ export function createEngine(options: EngineOptions) {
               status: 'loaded',
               conversation: summary ?? c,
               participants: c.participants,
+              members: c.members_data,
               messages,
             })),
           );

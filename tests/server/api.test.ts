@@ -273,6 +273,20 @@ describe('conversations and messages', () => {
     expect((await call('/api/conversations/CNOPE/threads')).status).toBe(404);
   });
 
+  it('names everyone a conversation mentions in members_data', async () => {
+    let checked = 0;
+    for (const c of conversations.filter((x) => x.type === 'channel').slice(0, 40)) {
+      const { body } = await call(`/api/conversations/${encodeURIComponent(c.id)}/threads`);
+      for (const m of body.conversation.messages as Array<{ text: string }>) {
+        for (const [, id] of m.text.matchAll(/<@([A-Z0-9]+)>/g)) {
+          expect(body.conversation.members_data[id!]).toMatchObject({ id, real_name: expect.any(String) });
+          checked += 1;
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(0);
+  });
+
   it('fetch-all answers a summary and emits fetch_complete', async () => {
     const stream = await openStream(server.url, token);
     await stream.until((e) => e.some((x) => x.type === 'connection'));

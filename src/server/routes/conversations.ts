@@ -203,9 +203,10 @@ export function conversationRoutes(ctx: AppContext) {
         withThreads.push({ ...message, threads: replies.sort((a, b) => compareTs(a.ts, b.ts)) });
       } else withThreads.push(message);
     }
-    const userIds = [...summary.member_ids, ...withThreads.flatMap((m) => [m.user, ...(m.threads ?? []).map((r) => r.user)])].filter(
-      (u): u is string => Boolean(u),
-    );
+    // Authors, members, and everyone a message mentions, so the page can name them all.
+    const all = withThreads.flatMap((m) => [m, ...(m.threads ?? [])]);
+    const mentioned = all.flatMap((m) => [...m.text.matchAll(/<@([A-Z0-9]+)(?:\|[^>]*)?>/g)].map((match) => match[1]));
+    const userIds = [...summary.member_ids, ...all.map((m) => m.user), ...mentioned].filter((u): u is string => Boolean(u));
     const members = await ctx.store.userData(s.workspaceId, userIds);
     for (const message of withThreads) {
       if (message.user && members[message.user]) message.user_data = members[message.user];

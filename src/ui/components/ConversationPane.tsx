@@ -14,7 +14,7 @@ export function ConversationPane({ id, onClose, now }: { id: string; onClose: ()
   const [draft, setDraft] = useState('');
   const [sendError, setSendError] = useState<string | null>(null);
   const endRef = useRef<HTMLDivElement>(null);
-  const users = new Map<string, UserData>((detail?.participants ?? []).map((u) => [u.id, u]));
+  const users = new Map<string, UserData>(Object.entries(detail?.members ?? {}));
   const names = { user: (uid: string) => (users.get(uid) ? displayName(users.get(uid), uid) : undefined) };
   const messages = detail?.messages ?? [];
 
