@@ -2,7 +2,7 @@
  * The member-visible writes, shared by the routes and the demo simulator: each one is
  * committed with its events in one transaction, then fanned out.
  */
-import type { ConversationSummary, MessageUpdateData, UserData } from '../model/types';
+import type { AiCategory, ConversationSummary, ConversationUpdateData, MessageUpdateData, UserData } from '../model/types';
 import { parseThreadId, threadId } from '../model/validation';
 import type { LiveHub } from './live/hub';
 import type { ConversationRecord, InsertMessageResult, MemberEvent, Store } from './store/types';
@@ -157,4 +157,41 @@ export async function markConversationRead(
   });
   hub.publish(input.workspaceId, written.events);
   return written.result;
+}
+
+/** Sets or removes the member's own category of a conversation (SPEC §4.5), emitted as conversation_update. */
+export async function setManualCategory(
+  deps: MessagingDeps,
+  input: { workspaceId: string; userId: string; conversationId: string; category: AiCategory | null },
+) {
+  const { store, hub } = deps;
+  const summary = await store.getConversation(input.workspaceId, input.userId, input.conversationId);
+  if (!summary) throw new MessagingError('Unknown conversation', 404);
+  const label = input.category ? { category: input.category, source: 'manual' as const, reason: 'You set this category', confidence: 1 } : null;
+  const written = await store.setLabel(input.workspaceId, input.userId, input.conversationId, label, deps.now(), () => {
+    // null clears a field on the receiving side: a removed label leaves no AI fields behind.
+    const conversation = label
+      ? { id: input.conversationId, ai_category: label.category, ai_source: label.source, ai_reason: label.reason, ai_confidence: label.confidence, ai_triggers: [] }
+      : { id: input.conversationId, ai_category: null, ai_source: null, ai_reason: null, ai_confidence: null, ai_triggers: null };
+    const data = { conversation_id: input.conversationId, conversation, reason: 'label' } as unknown as ConversationUpdateData;
+    return [{ userId: input.userId, type: 'conversation_update', data }];
+  });
+  hub.publish(input.workspaceId, written.events);
+  return label;
+}
+
+/** Marks a conversation unread again: the read mark steps back before the newest message from someone else. */
+export async function markConversationUnread(
+  deps: MessagingDeps,
+  input: { workspaceId: string; userId: string; conversationId: string; timestamp?: string },
+) {
+  const summary = await deps.store.getConversation(input.workspaceId, input.userId, input.conversationId);
+  if (!summary) throw new MessagingError('Unknown conversation', 404);
+  let timestamp = input.timestamp;
+  if (timestamp === undefined) {
+    const latest = await deps.store.latestFromOthers(input.workspaceId, input.conversationId, input.userId);
+    if (!latest) throw new MessagingError('There is no message from someone else to mark unread');
+    timestamp = latest.before;
+  }
+  return markConversationRead(deps, { ...input, timestamp });
 }

@@ -7,8 +7,8 @@
 import * as Comlink from 'comlink';
 import type { Observable } from 'rxjs';
 import { createLogger, type ConsoleLike, type FatalEntry } from '../model/logger';
-import type { ViewWindow } from '../model/rows';
-import type { AuthStatus, LiveState } from '../model/types';
+import { conversationTitle, type ViewWindow } from '../model/rows';
+import type { AiCategory, AuthStatus, LiveState } from '../model/types';
 import type { LiveCommand } from '../streams/liveConnection';
 import { createEngine, type ConversationDetail, type LoadState, type SendResult } from './engine';
 
@@ -81,6 +81,15 @@ export function createApi(config: EngineConfig, fetchFn?: typeof fetch) {
     reload: () => engine.reload(),
     liveCommand: (command: LiveCommand) => engine.liveCommand(command),
     markRead: (id: string) => engine.markRead(id),
+    markUnread: (id: string, lastRead?: string) => engine.markUnread(id, lastRead),
+    setCategory: (id: string, category: AiCategory | null) => engine.setCategory(id, category),
+    idAt: (viewId: string, index: number) => engine.idAt(viewId, index),
+    indexOf: (viewId: string, id: string) => engine.indexOf(viewId, id),
+    /** One conversation's small facts for a command (name, unread, category, last_read). */
+    facts: (id: string) => {
+      const c = engine.summary(id);
+      return c ? { id: c.id, name: conversationTitle(c, engine.store.users), unread: c.unread_count_display, last_read: c.last_read, category: c.ai_category ?? null, type: c.type, dm_user: c.dm_user ?? null } : null;
+    },
     send: (conversationId: string, text: string, threadTs?: string): Promise<SendResult> => engine.send(conversationId, text, threadTs),
     setWindow: (key: string, viewId: string, start: number, end: number, previewLength?: number) =>
       engine.setWindow(key, viewId, start, end, previewLength),

@@ -37,6 +37,7 @@ import type { Logger } from '../model/logger';
 import { PREVIEW_LENGTH } from '../model/constants';
 import type { ViewWindow } from '../model/rows';
 import type {
+  AiCategory,
   AuthStatus,
   Conversation,
   ConversationSummary,
@@ -391,6 +392,40 @@ export function createEngine(options: EngineOptions) {
     }
   }
 
+  /** Sets (or, with null, removes) the member's category; applied at once, reverted if the server refuses. */
+  async function setCategory(id: string, category: AiCategory | null): Promise<boolean> {
+    const previous = store.conversations.get(id);
+    if (!previous) return false;
+    const optimistic = category
+      ? { id, ai_category: category, ai_source: 'manual' as const }
+      : { id, ai_category: null, ai_source: null, ai_reason: null, ai_confidence: null, ai_triggers: null };
+    if (store.applyConversationUpdate({ conversation_id: id, conversation: optimistic as unknown as ConversationSummary })) changed();
+    try {
+      const path = `/api/features/ai-sort/label/${encodeURIComponent(id)}`;
+      await http.request(path, category ? { body: { category } } : { method: 'DELETE' });
+      return true;
+    } catch (error) {
+      log.error('Failed to update category', toHttpError(error));
+      store.put(id, previous);
+      changed();
+      return false;
+    }
+  }
+
+  /** Marks a conversation unread again (the newest message from someone else), or back to `lastRead`. */
+  async function markUnread(id: string, lastRead?: string): Promise<boolean> {
+    try {
+      const state = await http.request<{ last_read: string; unread_count: number }>(`/api/conversations/${encodeURIComponent(id)}/mark-unread`, {
+        body: lastRead ? { timestamp: lastRead } : {},
+      });
+      if (store.applyMessageUpdate({ action: 'channel_marked', conversation_id: id, unread_count: state.unread_count, last_read: state.last_read })) changed();
+      return true;
+    } catch (error) {
+      log.error('Mark as unread failed', toHttpError(error));
+      return false;
+    }
+  }
+
   async function send(conversationId: string, text: string, threadTs?: string): Promise<SendResult> {
     const clientMsgId = crypto.randomUUID();
     // A pending copy sorts last until the server's copy (same client_msg_id) replaces it.
@@ -431,7 +466,12 @@ export function createEngine(options: EngineOptions) {
     reload: () => reload$.next(),
     liveCommand: (command: LiveCommand) => command$.next(command),
     markRead,
+    markUnread,
+    setCategory,
     send,
+    idAt: (viewId: string, index: number) => store.idAt(viewId, index),
+    indexOf: (viewId: string, id: string) => store.indexOf(viewId, id),
+    summary: (id: string) => store.conversations.get(id) ?? null,
     setWindow,
     viewWindow,
     conversation,

@@ -77,7 +77,22 @@ export class EngineStore {
     if (!id || !data.conversation) return false;
     const previous = this.conversations.get(id);
     if (!previous) return false;
-    return this.put(id, { ...previous, ...data.conversation });
+    // A null field is a removal (JSON has no undefined): a removed label clears its AI fields.
+    const next: Record<string, unknown> = { ...previous };
+    for (const [key, value] of Object.entries(data.conversation)) {
+      if (value === null) delete next[key];
+      else next[key] = value;
+    }
+    return this.put(id, next as unknown as ConversationSummary);
+  }
+
+  /** The id at a position of a view, or null. */
+  idAt(viewId: string, index: number): string | null {
+    return this.views.get(viewId)?.ids(index, index + 1)[0] ?? null;
+  }
+
+  indexOf(viewId: string, id: string): number {
+    return this.views.get(viewId)?.indexOf(id) ?? -1;
   }
 
   window(viewId: string, start: number, end: number, previewLength = PREVIEW_LENGTH): ViewWindow {

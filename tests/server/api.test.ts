@@ -420,3 +420,50 @@ describe('live stream', () => {
     stream.close();
   });
 });
+
+describe('categories and mark unread', () => {
+  it('sets and removes a manual category per member, as conversation_update events', async () => {
+    const c = conversations.find((x) => x.type === 'channel')!;
+    const stream = await openStream(server.url, token);
+    await stream.until((e) => e.length > 0);
+    const set = await call(`/api/features/ai-sort/label/${encodeURIComponent(c.id)}`, { body: { category: 'urgent' } });
+    expect(set.body).toEqual({ success: true, conversation_id: c.id, ai_category: 'urgent', ai_source: 'manual' });
+    const summary = (await call(`/api/conversations/${encodeURIComponent(c.id)}/threads`)).body.conversation;
+    expect(summary).toMatchObject({ ai_category: 'urgent', ai_source: 'manual' });
+    // Another member's view of the same conversation is untouched.
+    const other = c.member_ids.find((id) => id !== MAIN.memberUserId)!;
+    const { token: otherToken } = await signIn(server.url, other);
+    expect((await api(server.url, otherToken)(`/api/conversations/${encodeURIComponent(c.id)}/threads`)).body.conversation.ai_category).toBeUndefined();
+
+    const removed = await call(`/api/features/ai-sort/label/${encodeURIComponent(c.id)}`, { method: 'DELETE' });
+    expect(removed.body).toEqual({ success: true, conversation_id: c.id, ai_category: null });
+    const updates = (await stream.until((e) => e.filter((x) => x.type === 'conversation_update').length >= 2)).filter((x) => x.type === 'conversation_update');
+    expect(updates.map((u) => (u.data as { conversation: { ai_category: unknown } }).conversation.ai_category)).toEqual(['urgent', null]);
+    stream.close();
+  });
+
+  it.each([
+    [{ category: 'soon' }, 400],
+    [{}, 400],
+  ])('refuses the label body %j', async (body, status) => {
+    const c = conversations[0]!;
+    expect((await call(`/api/features/ai-sort/label/${encodeURIComponent(c.id)}`, { body })).status).toBe(status);
+  });
+
+  it('refuses to label a conversation the member cannot see', async () => {
+    expect((await call('/api/features/ai-sort/label/CNOPE', { body: { category: 'fyi' } })).status).toBe(404);
+    expect((await call('/api/features/ai-sort/label/CNOPE', { method: 'DELETE' })).status).toBe(404);
+  });
+
+  it('marks a read conversation unread again: the newest message from someone else counts', async () => {
+    const c = conversations.find((x) => x.unread_count === 0 && x.type === 'dm' && x.latest_message?.user !== MAIN.memberUserId)!;
+    const res = await call(`/api/conversations/${encodeURIComponent(c.id)}/mark-unread`, { body: {} });
+    expect(res.status).toBe(200);
+    expect(res.body.unread_count).toBe(1);
+    expect(Number(res.body.last_read)).toBeLessThan(Number(c.latest_message!.ts));
+    // Undo of a mark-read: back to an earlier read mark.
+    const back = await call(`/api/conversations/${encodeURIComponent(c.id)}/mark-read`, { body: { timestamp: c.latest_message!.ts } });
+    expect(back.body.unread_count).toBe(0);
+    expect((await call('/api/conversations/CNOPE/mark-unread', { body: {} })).status).toBe(404);
+  });
+});

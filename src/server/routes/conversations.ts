@@ -2,13 +2,13 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { compileFilter, isKnownOperator } from '../../model/filter';
-import { CONVERSATION_TYPES, type ConversationSummary, type Conversation, type Message } from '../../model/types';
+import { AI_CATEGORIES, CONVERSATION_TYPES, type AiCategory, type ConversationSummary, type Conversation, type Message } from '../../model/types';
 import { isTs, compareTs } from '../../model/ts';
 import { validateOutgoingMessage } from '../../model/validation';
 import type { AppContext, AppEnv } from '../app';
 import { HttpProblem, parseBody, parseQuery } from '../http';
 import type { ActivityCursor } from '../store/types';
-import { MessagingError, markConversationRead, postMessage } from '../messaging';
+import { MessagingError, markConversationRead, markConversationUnread, postMessage, setManualCategory } from '../messaging';
 
 /** How many of a conversation's newest messages one fetch returns. */
 export const CONVERSATION_MESSAGE_LIMIT = 500;
@@ -183,6 +183,29 @@ export function conversationRoutes(ctx: AppContext) {
     const conversationId = c.req.param('id');
     const state = await markConversationRead(messaging, { workspaceId: s.workspaceId, userId: s.userId, conversationId, timestamp });
     return c.json({ success: true, conversation_id: conversationId, last_read: state.last_read, unread_count: state.unread_count });
+  });
+
+  app.post('/api/conversations/:id/mark-unread', async (c) => {
+    const s = c.get('session');
+    const { timestamp } = await parseBody(c, z.object({ timestamp: z.string().refine(isTs, 'must be a message timestamp').optional() }));
+    const conversationId = c.req.param('id');
+    const state = await markConversationUnread(messaging, { workspaceId: s.workspaceId, userId: s.userId, conversationId, timestamp });
+    return c.json({ success: true, conversation_id: conversationId, last_read: state.last_read, unread_count: state.unread_count });
+  });
+
+  app.post('/api/features/ai-sort/label/:id', async (c) => {
+    const s = c.get('session');
+    const { category } = await parseBody(c, z.object({ category: z.enum(AI_CATEGORIES as [AiCategory, ...AiCategory[]]) }));
+    const conversationId = c.req.param('id');
+    await setManualCategory(messaging, { workspaceId: s.workspaceId, userId: s.userId, conversationId, category });
+    return c.json({ success: true, conversation_id: conversationId, ai_category: category, ai_source: 'manual' });
+  });
+
+  app.delete('/api/features/ai-sort/label/:id', async (c) => {
+    const s = c.get('session');
+    const conversationId = c.req.param('id');
+    await setManualCategory(messaging, { workspaceId: s.workspaceId, userId: s.userId, conversationId, category: null });
+    return c.json({ success: true, conversation_id: conversationId, ai_category: null });
   });
 
   app.get('/api/conversations/:id/threads', async (c) => {

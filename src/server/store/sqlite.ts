@@ -462,6 +462,44 @@ export class SqliteStore implements Store {
     return run();
   }
 
+  async setLabel(
+    workspaceId: string,
+    userId: string,
+    conversationId: string,
+    label: { category: AiCategory; source: 'manual' | 'ai'; reason?: string; confidence?: number } | null,
+    at: number,
+    build: EventBuilder<null>,
+  ): Promise<Written<null>> {
+    return this.db.transaction((): Written<null> => {
+      if (label) {
+        this.st(
+          `INSERT INTO labels (workspace_id, user_id, conversation_id, category, source, reason, confidence, triggers, updated_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?)
+           ON CONFLICT (workspace_id, user_id, conversation_id) DO UPDATE SET
+             category = excluded.category, source = excluded.source, reason = excluded.reason,
+             confidence = excluded.confidence, triggers = NULL, updated_at = excluded.updated_at`,
+        ).run(workspaceId, userId, conversationId, label.category, label.source, label.reason ?? null, label.confidence ?? null, at);
+      } else {
+        this.st(`DELETE FROM labels WHERE workspace_id = ? AND user_id = ? AND conversation_id = ?`).run(workspaceId, userId, conversationId);
+      }
+      return { result: null, events: this.appendEventsNow(workspaceId, build(null), at) };
+    })();
+  }
+
+  async latestFromOthers(workspaceId: string, conversationId: string, userId: string) {
+    const latest = this.st(
+      `SELECT ts FROM messages WHERE workspace_id = ? AND conversation_id = ? AND (user IS NULL OR user != ?) AND ${COUNTS_AS_UNREAD}
+       ORDER BY ts DESC LIMIT 1`,
+    ).get(workspaceId, conversationId, userId) as { ts: string } | undefined;
+    if (!latest) return null;
+    const before = this.st(`SELECT ts FROM messages WHERE workspace_id = ? AND conversation_id = ? AND ts < ? ORDER BY ts DESC LIMIT 1`).get(
+      workspaceId,
+      conversationId,
+      latest.ts,
+    ) as { ts: string } | undefined;
+    return { ts: latest.ts, before: before?.ts ?? '0000000000.000000' };
+  }
+
   async countMessages(workspaceId: string): Promise<number> {
     return (this.st(`SELECT count(*) AS n FROM messages WHERE workspace_id = ?`).get(workspaceId) as { n: number }).n;
   }

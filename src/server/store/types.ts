@@ -163,6 +163,17 @@ export interface Store {
     lastRead: string,
     build: EventBuilder<MemberReadState>,
   ): Promise<Written<MemberReadState>>;
+  /** Sets (category) or removes (null) the member's label of a conversation, with its events, in one transaction. */
+  setLabel(
+    workspaceId: string,
+    userId: string,
+    conversationId: string,
+    label: { category: AiCategory; source: 'manual' | 'ai'; reason?: string; confidence?: number } | null,
+    at: number,
+    build: EventBuilder<null>,
+  ): Promise<Written<null>>;
+  /** The ts of the newest message by someone else than `userId` (what 'mark unread' steps back before). */
+  latestFromOthers(workspaceId: string, conversationId: string, userId: string): Promise<{ ts: string; before: string } | null>;
   countMessages(workspaceId: string): Promise<number>;
   importBatch(workspaceId: string, batch: ImportBatch): Promise<void>;
 
