@@ -3,6 +3,7 @@ import { useAuth } from './hooks/useAuth';
 import { AuthScreen } from './screens/AuthScreen';
 import { Shell } from './screens/Shell';
 import { LoadingScreen } from './components/LoadingScreen';
+import { ToastProvider } from './components/Toasts';
 
 /** The route table of SPEC §2.1, split by the authentication state. */
 export function App() {
@@ -31,6 +32,7 @@ export function App() {
       );
     case 'authenticated':
       return (
+        <ToastProvider>
         <Routes>
           <Route path="/" element={<Navigate to="/inbox" replace />} />
           <Route path="/auth" element={<Navigate to="/inbox" replace />} />
@@ -40,6 +42,7 @@ export function App() {
           <Route path="/catchup" element={<Shell page="ask-ai" status={state.status} onLogout={logout} />} />
           <Route path="*" element={<Navigate to="/inbox" replace />} />
         </Routes>
+        </ToastProvider>
       );
   }
 }

@@ -48,6 +48,7 @@ import type {
   MessageUpdateData,
   UserData,
 } from '../model/types';
+import { parseThreadId } from '../model/validation';
 import { liveConnection, type LiveCommand } from '../streams/liveConnection';
 import { liveEvents } from '../streams/liveEvents';
 import { shareLatest } from '../streams/shareLatest';
@@ -427,12 +428,14 @@ export function createEngine(options: EngineOptions) {
   }
 
   async function send(conversationId: string, text: string, threadTs?: string): Promise<SendResult> {
+    // A thread conversation's id carries its thread: replies there go to that thread.
+    const thread = threadTs ?? parseThreadId(conversationId)?.threadTs;
     const clientMsgId = crypto.randomUUID();
     // A pending copy sorts last until the server's copy (same client_msg_id) replaces it.
     const pending: Message = { ts: '9999999999.999999', text, channel: conversationId, user: store.me, pending: true, client_msg_id: clientMsgId };
     pendingSends$.next({ kind: 'add', message: pending });
     try {
-      await http.request('/api/messages/send', { body: { channel: conversationId, text, thread_ts: threadTs, client_msg_id: clientMsgId } });
+      await http.request('/api/messages/send', { body: { channel: conversationId, text, thread_ts: thread, client_msg_id: clientMsgId } });
       return { ok: true };
     } catch (error) {
       // Take the pending copy back out; the page keeps the text so nothing is lost.

@@ -111,6 +111,13 @@ describe('engine over a MessageChannel', () => {
     for (const w of [live, load, win, detail]) w.stop();
   });
 
+  it('sends into a thread conversation as a reply to its thread', async () => {
+    const { token } = await signIn(server.url);
+    const threads = (await api(server.url, token)<{ data: { conversations: ConversationSummary[] } }>('/api/conversations/data?type=thread')).body.data.conversations;
+    const result = await command((e) => e.send(threads[0]!.id, 'Replying in the thread'));
+    expect(result).toEqual({ ok: true });
+  });
+
   it('reports a failed send without losing anything', async () => {
     const result = await command((e) => e.send('CDOESNOTEXIST', 'hello'));
     expect(result.ok).toBe(false);

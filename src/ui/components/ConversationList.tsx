@@ -18,13 +18,21 @@ export function ConversationList({
   viewId,
   label,
   selectedId,
+  activeIndex,
+  followActive,
   onOpen,
+  onHover,
   now,
 }: {
   viewId: string;
   label: string;
   selectedId: string | null;
-  onOpen: (id: string) => void;
+  /** The keyboard cursor's row. */
+  activeIndex: number;
+  /** Scroll the cursor's row into view (keyboard navigation). */
+  followActive: boolean;
+  onOpen: (id: string, index: number) => void;
+  onHover: (index: number) => void;
   now: number;
 }) {
   const key = useId();
@@ -43,6 +51,11 @@ export function ConversationList({
   }, [key, viewId, start, end, previewLength]);
 
   const rowAt = (index: number): Row | undefined => (current ? current.rows[index - current.start] : undefined);
+  const activeRow = rowAt(activeIndex);
+
+  useEffect(() => {
+    if (followActive && activeIndex < total) virtualizer.scrollToIndex(activeIndex, { align: 'auto' });
+  }, [followActive, activeIndex, total, virtualizer]);
 
   return (
     <div
@@ -51,7 +64,7 @@ export function ConversationList({
       role="listbox"
       aria-label={label}
       tabIndex={0}
-      aria-activedescendant={selectedId ? `row-${selectedId}` : undefined}
+      aria-activedescendant={activeRow ? `row-${activeRow.id}` : undefined}
       data-total={total}
     >
       <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
@@ -64,7 +77,16 @@ export function ConversationList({
               style={{ transform: `translateY(${item.start}px)`, height: item.size }}
             >
               {row ? (
-                <ConversationRow row={row} selected={row.id === selectedId} onOpen={onOpen} now={now} index={item.index} setSize={total} />
+                <ConversationRow
+                  row={row}
+                  selected={row.id === selectedId}
+                  active={item.index === activeIndex}
+                  onOpen={onOpen}
+                  onHover={onHover}
+                  now={now}
+                  index={item.index}
+                  setSize={total}
+                />
               ) : (
                 <div className="row-placeholder" aria-hidden="true" />
               )}

@@ -22,14 +22,6 @@ export function ConversationPane({ id, onClose, now }: { id: string; onClose: ()
     endRef.current?.scrollIntoView({ block: 'end' });
   }, [messages.length]);
 
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') onClose();
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [onClose]);
-
   const send = async () => {
     const text = draft;
     if (!text.trim()) return;

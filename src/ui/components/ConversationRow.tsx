@@ -20,14 +20,18 @@ function CategoryBars({ category, reason }: { category?: string; reason?: string
 export const ConversationRow = memo(function ConversationRow({
   row,
   selected,
+  active = false,
   onOpen,
+  onHover,
   now,
   index,
   setSize,
 }: {
   row: Row;
   selected: boolean;
-  onOpen: (id: string) => void;
+  active?: boolean;
+  onOpen: (id: string, index: number) => void;
+  onHover?: (index: number) => void;
   now: number;
   index: number;
   setSize: number;
@@ -39,8 +43,9 @@ export const ConversationRow = memo(function ConversationRow({
       aria-selected={selected}
       aria-posinset={index + 1}
       aria-setsize={setSize}
-      className={`conversation-row${selected ? ' selected' : ''}${row.unread > 0 ? ' unread' : ''}`}
-      onClick={() => onOpen(row.id)}
+      className={`conversation-row${selected ? ' selected' : ''}${active ? ' active' : ''}${row.unread > 0 ? ' unread' : ''}`}
+      onClick={() => onOpen(row.id, index)}
+      onMouseEnter={onHover ? () => onHover(index) : undefined}
       data-conversation-id={row.id}
     >
       <CategoryBars category={row.category} reason={row.reason} />

@@ -1,0 +1,43 @@
+/** Toasts for feedback (SPEC §2.10): 3000 ms by default, announced politely. */
+import { createContext, useCallback, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
+import { TOAST_DEFAULT_MS } from '../../model/constants';
+
+interface Toast {
+  id: number;
+  text: string;
+  ms: number;
+}
+
+type Show = (text: string, ms?: number) => void;
+const ToastContext = createContext<Show>(() => {});
+
+export function useToast(): Show {
+  return useContext(ToastContext);
+}
+
+export function ToastProvider({ children }: { children: ReactNode }) {
+  const [toasts, setToasts] = useState<Toast[]>([]);
+  const next = useRef(1);
+  const show = useCallback<Show>((text, ms = TOAST_DEFAULT_MS) => {
+    const id = next.current++;
+    setToasts((current) => [...current.slice(-2), { id, text, ms }]);
+  }, []);
+  return (
+    <ToastContext.Provider value={show}>
+      {children}
+      <div className="toasts" role="status" aria-live="polite">
+        {toasts.map((t) => (
+          <ToastItem key={t.id} toast={t} onDone={() => setToasts((current) => current.filter((x) => x.id !== t.id))} />
+        ))}
+      </div>
+    </ToastContext.Provider>
+  );
+}
+
+function ToastItem({ toast, onDone }: { toast: Toast; onDone: () => void }) {
+  useEffect(() => {
+    const timer = window.setTimeout(onDone, toast.ms);
+    return () => window.clearTimeout(timer);
+  }, [toast.ms, onDone]);
+  return <div className="toast">{toast.text}</div>;
+}

@@ -1,0 +1,42 @@
+/** Every shortcut, once: the handlers and the hints overlay both read this table (DESIGN §6). */
+export interface Shortcut {
+  keys: string[];
+  action: string;
+}
+
+export const SHORTCUTS: readonly Shortcut[] = [
+  { keys: ['j', '↓'], action: 'Next conversation' },
+  { keys: ['k', '↑'], action: 'Previous conversation' },
+  { keys: ['Enter', '→'], action: 'Open conversation' },
+  { keys: ['Home'], action: 'First conversation' },
+  { keys: ['End'], action: 'Last conversation' },
+  { keys: ['Esc'], action: 'Close conversation' },
+  { keys: ['Tab'], action: 'Next view' },
+  { keys: ['Shift', 'Tab'], action: 'Previous view' },
+  { keys: ['⌘/Ctrl', 'E'], action: 'Mark as read' },
+  { keys: ['u'], action: 'Mark as unread' },
+  { keys: ['⌘/Ctrl', '1'], action: 'Set category Urgent' },
+  { keys: ['⌘/Ctrl', '2'], action: 'Set category Can Wait' },
+  { keys: ['⌘/Ctrl', '3'], action: 'Set category FYI' },
+  { keys: ['⌘/Ctrl', '0'], action: 'Remove category' },
+  { keys: ['⌘/Ctrl', 'Z'], action: 'Undo last mark as read or category change' },
+  { keys: ['?'], action: 'Show keyboard shortcuts' },
+];
+
+/** True when the key event comes from a place where the user types. */
+export function isTyping(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  if (target.isContentEditable) return true;
+  const tag = target.tagName;
+  if (tag === 'TEXTAREA' || tag === 'SELECT') return true;
+  if (tag === 'INPUT') {
+    const type = (target as HTMLInputElement).type;
+    return !['checkbox', 'radio', 'button', 'submit', 'reset'].includes(type);
+  }
+  return false;
+}
+
+/** Cmd on macOS, Ctrl elsewhere: either counts. */
+export function isMod(event: KeyboardEvent): boolean {
+  return event.metaKey || event.ctrlKey;
+}
