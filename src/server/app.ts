@@ -24,6 +24,8 @@ export interface AppConfig {
   /** Where the built client lives; without it only the API is served. */
   staticDir?: string;
   heartbeatMs?: number;
+  /** Feature switches (SPEC §3 feature flags); the user profile is on unless turned off. */
+  features?: { userProfile?: boolean };
   demo?: { seed: number; size: string };
 }
 

@@ -3,7 +3,7 @@
  * issue), the simulator, and the built client. Configuration is by environment:
  *   PORT (8787), HOST (127.0.0.1), SIFT_DATA_DIR (./data), SIFT_DEMO_SEED (42),
  *   SIFT_DEMO_SIZE (small | large), SIFT_SIMULATOR_RATE (messages a minute, 0 = off),
- *   SIFT_STATIC_DIR (dist), SIFT_LOG_LEVEL (info).
+ *   SIFT_STATIC_DIR (dist), SIFT_LOG_LEVEL (info), SIFT_USER_PROFILE (1; 0 turns the profile pages off).
  */
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -25,6 +25,7 @@ export interface ServerOptions {
   size: DemoSize;
   simulatorRate: number;
   logLevel: ServerLogLevel;
+  userProfile: boolean;
 }
 
 export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): ServerOptions {
@@ -46,6 +47,7 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): ServerOpti
     size,
     simulatorRate: number('SIFT_SIMULATOR_RATE', 4),
     logLevel: (env.SIFT_LOG_LEVEL as ServerLogLevel | undefined) ?? 'info',
+    userProfile: env.SIFT_USER_PROFILE !== '0',
   };
 }
 
@@ -66,7 +68,7 @@ export async function startServer(options: ServerOptions) {
     source,
     clock,
     logger,
-    config: { staticDir: options.staticDir, demo: { seed: options.seed, size: options.size } },
+    config: { staticDir: options.staticDir, demo: { seed: options.seed, size: options.size }, features: { userProfile: options.userProfile } },
   });
   const server = await new Promise<Server>((resolveServer) => {
     const s = serve({ fetch: app.fetch, port: options.port, hostname: options.host }, () => resolveServer(s as Server));

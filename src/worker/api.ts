@@ -8,7 +8,7 @@ import * as Comlink from 'comlink';
 import type { Observable } from 'rxjs';
 import { createLogger, type ConsoleLike, type FatalEntry } from '../model/logger';
 import { conversationTitle, type ViewWindow } from '../model/rows';
-import type { AiCategory, AuthStatus, LiveState } from '../model/types';
+import type { AiCategory, AuthStatus, LiveState, User } from '../model/types';
 import type { LiveCommand } from '../streams/liveConnection';
 import { createEngine, type ConversationDetail, type LoadState, type SendResult } from './engine';
 
@@ -83,6 +83,8 @@ export function createApi(config: EngineConfig, fetchFn?: typeof fetch) {
     markRead: (id: string) => engine.markRead(id),
     markUnread: (id: string, lastRead?: string) => engine.markUnread(id, lastRead),
     setCategory: (id: string, category: AiCategory | null) => engine.setCategory(id, category),
+    featureFlags: () => engine.featureFlags(),
+    user: (id: string): User | null => engine.user(id) as User | null,
     idAt: (viewId: string, index: number) => engine.idAt(viewId, index),
     indexOf: (viewId: string, id: string) => engine.indexOf(viewId, id),
     /** One conversation's small facts for a command (name, unread, category, last_read). */

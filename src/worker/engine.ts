@@ -123,6 +123,8 @@ export function createEngine(options: EngineOptions) {
   const fetchComplete$ = new Subject<void>();
   const featureUpdate$ = new Subject<unknown>();
 
+  /** The session's feature flags, once fetched (see featureFlags). */
+  let flags: Promise<Record<string, boolean>> | null = null;
   const http = createHttpClient({ baseUrl: options.baseUrl, token: () => token$.value, fetch: fetchFn });
   const store = new EngineStore(log);
   const changed = () => storeVersion$.next(store.version);
@@ -258,6 +260,7 @@ export function createEngine(options: EngineOptions) {
         reload$.next();
         return;
       case 'feature_update':
+        flags = null;
         featureUpdate$.next(data);
         return;
       default:
@@ -270,6 +273,7 @@ export function createEngine(options: EngineOptions) {
       distinctUntilChanged(),
       switchMap((token) => {
         store.clear();
+        flags = null;
         changed();
         load$.next({ status: 'idle', loaded: 0, total: 0 });
         replaying$.next(false);
@@ -378,6 +382,19 @@ export function createEngine(options: EngineOptions) {
     return status;
   }
 
+  /** Feature flags (SPEC §7.1): fetched once per session and cached; on failure, the defaults. */
+  function featureFlags(): Promise<Record<string, boolean>> {
+    flags ??= http
+      .request<{ flags: Record<string, { enabled: boolean }> }>('/api/features/flags')
+      .then((body) => Object.fromEntries(Object.entries(body.flags).map(([name, flag]) => [name, flag.enabled])))
+      .catch((error: unknown) => {
+        log.warn('Feature flags unavailable; using defaults', toHttpError(error));
+        flags = null;
+        return { aiEnabled: false };
+      });
+    return flags;
+  }
+
   async function markRead(id: string): Promise<boolean> {
     const c = store.conversations.get(id);
     if (!c) return false;
@@ -472,6 +489,9 @@ export function createEngine(options: EngineOptions) {
     markUnread,
     setCategory,
     send,
+    featureFlags,
+    /** A person of the workspace, as the users map holds them (null when unknown). */
+    user: (id: string) => store.users.get(id) ?? null,
     idAt: (viewId: string, index: number) => store.idAt(viewId, index),
     indexOf: (viewId: string, id: string) => store.indexOf(viewId, id),
     summary: (id: string) => store.conversations.get(id) ?? null,

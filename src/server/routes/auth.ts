@@ -26,7 +26,7 @@ async function sessionOf(ctx: AppContext, c: Context<AppEnv>): Promise<{ session
 export function featureFlags(ctx: AppContext): Record<string, FeatureFlag> {
   return {
     aiEnabled: { enabled: false, state: 'unavailable', config: {} },
-    userProfile: { enabled: false, state: 'off', config: {} },
+    userProfile: ctx.config.features?.userProfile === false ? { enabled: false, state: 'off', config: {} } : { enabled: true, state: 'on', config: {} },
     demoMode: { enabled: ctx.source.mode === 'demo', state: ctx.source.mode, config: {} },
   };
 }
