@@ -29,11 +29,19 @@ export interface ConversationRow {
   more: number;
 }
 
+/** One slot of a list window: a conversation row, or a group header (AI order on /inbox). */
+export type ListItem =
+  | { kind: 'row'; index: number; row: ConversationRow }
+  | { kind: 'group'; index: number; group: string; label: string; count: number; collapsed: boolean };
+
 export interface ViewWindow {
   viewId: string;
   start: number;
+  /** Slots in the layout (rows, plus headers when grouped). */
   total: number;
-  rows: ConversationRow[];
+  items: ListItem[];
+  /** Slots that hold group headers, in the whole layout (for row heights outside the window). */
+  headers: number[];
   version: number;
 }
 

@@ -2,6 +2,7 @@ import { Navigate, Route, Routes } from 'react-router';
 import { useAuth } from './hooks/useAuth';
 import { AuthScreen } from './screens/AuthScreen';
 import { Shell } from './screens/Shell';
+import { ProfileScreen } from './screens/ProfileScreen';
 import { LoadingScreen } from './components/LoadingScreen';
 import { ToastProvider } from './components/Toasts';
 
@@ -40,6 +41,8 @@ export function App() {
           <Route path="/conversations" element={<Shell page="conversations" status={state.status} onLogout={logout} />} />
           <Route path="/ask-ai" element={<Shell page="ask-ai" status={state.status} onLogout={logout} />} />
           <Route path="/catchup" element={<Shell page="ask-ai" status={state.status} onLogout={logout} />} />
+          <Route path="/profile/me" element={<ProfileScreen status={state.status} />} />
+          <Route path="/profile/:userId" element={<ProfileScreen status={state.status} />} />
           <Route path="*" element={<Navigate to="/inbox" replace />} />
         </Routes>
         </ToastProvider>

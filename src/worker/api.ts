@@ -8,9 +8,10 @@ import * as Comlink from 'comlink';
 import type { Observable } from 'rxjs';
 import { createLogger, type ConsoleLike, type FatalEntry } from '../model/logger';
 import { conversationTitle, type ViewWindow } from '../model/rows';
+import type { Layout } from '../model/layout';
 import type { AiCategory, AuthStatus, LiveState, User } from '../model/types';
 import type { LiveCommand } from '../streams/liveConnection';
-import { createEngine, type ConversationDetail, type LoadState, type SendResult } from './engine';
+import { createEngine, type ConversationDetail, type IncomingMessage, type LoadState, type SendResult } from './engine';
 
 export interface RemoteObserver<T> {
   next(value: T): void;
@@ -19,6 +20,12 @@ export interface RemoteObserver<T> {
 }
 
 export type Unsubscribe = () => void;
+
+/** Per built-in view: conversations, and those with unread messages. */
+export interface ViewCounts {
+  total: Record<string, number>;
+  unread: Record<string, number>;
+}
 
 export interface EngineConfig {
   baseUrl: string;
@@ -82,27 +89,31 @@ export function createApi(config: EngineConfig, fetchFn?: typeof fetch) {
     liveCommand: (command: LiveCommand) => engine.liveCommand(command),
     markRead: (id: string) => engine.markRead(id),
     markUnread: (id: string, lastRead?: string) => engine.markUnread(id, lastRead),
+    release: (id: string) => engine.release(id),
     setCategory: (id: string, category: AiCategory | null) => engine.setCategory(id, category),
     featureFlags: () => engine.featureFlags(),
+    refresh: () => engine.refresh(),
     user: (id: string): User | null => engine.user(id) as User | null,
-    idAt: (viewId: string, index: number) => engine.idAt(viewId, index),
-    indexOf: (viewId: string, id: string) => engine.indexOf(viewId, id),
+    idAt: (viewId: string, index: number, layout?: Layout) => engine.idAt(viewId, index, layout),
+    slotAt: (viewId: string, index: number, layout?: Layout) => engine.slotAt(viewId, index, layout),
+    indexOf: (viewId: string, id: string, layout?: Layout) => engine.indexOf(viewId, id, layout),
     /** One conversation's small facts for a command (name, unread, category, last_read). */
     facts: (id: string) => {
       const c = engine.summary(id);
       return c ? { id: c.id, name: conversationTitle(c, engine.store.users), unread: c.unread_count_display, last_read: c.last_read, category: c.ai_category ?? null, type: c.type, dm_user: c.dm_user ?? null } : null;
     },
     send: (conversationId: string, text: string, threadTs?: string): Promise<SendResult> => engine.send(conversationId, text, threadTs),
-    setWindow: (key: string, viewId: string, start: number, end: number, previewLength?: number) =>
-      engine.setWindow(key, viewId, start, end, previewLength),
+    setWindow: (key: string, viewId: string, start: number, end: number, options?: { layout?: Layout; previewLength?: number }) =>
+      engine.setWindow(key, viewId, start, end, options),
 
     /* streams */
     liveState: (o: RemoteObserver<LiveState>) => remote(engine.liveState$, o),
     replaying: (o: RemoteObserver<boolean>) => remote(engine.replaying$, o),
     loadState: (o: RemoteObserver<LoadState>) => remote(engine.load$, o),
-    viewCounts: (o: RemoteObserver<Record<string, number>>) => remote(engine.viewCounts$, o),
+    viewCounts: (o: RemoteObserver<ViewCounts>) => remote(engine.viewCounts$, o),
     viewWindow: (key: string, o: RemoteObserver<ViewWindow>) => remote(engine.viewWindow(key), o),
     conversation: (id: string, o: RemoteObserver<ConversationDetail>) => remote(engine.conversation(id), o),
+    incoming: (o: RemoteObserver<IncomingMessage>) => remote(engine.incoming$, o),
     fatalLog: (o: RemoteObserver<FatalEntry>) => {
       const listener = (entry: FatalEntry) => void o.next(entry);
       fatalListeners.add(listener);

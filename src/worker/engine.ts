@@ -35,7 +35,9 @@ import {
 } from 'rxjs';
 import type { Logger } from '../model/logger';
 import { PREVIEW_LENGTH } from '../model/constants';
-import type { ViewWindow } from '../model/rows';
+import { conversationTitle, displayName, type ViewWindow } from '../model/rows';
+import { notificationBody } from '../model/notification';
+import { FLAT_LAYOUT, type Layout } from '../model/layout';
 import type {
   AiCategory,
   AuthStatus,
@@ -83,8 +85,19 @@ export interface ConversationDetail {
   participants?: UserData[];
   /** Everyone the messages name: authors, members and mentioned people. */
   members?: Record<string, UserData>;
+  /** The member's own user id. */
+  me?: string;
   messages: Message[];
   error?: HttpError;
+}
+
+/** A message from someone else that just arrived live (not a replay): what a desktop notification needs. */
+export interface IncomingMessage {
+  conversationId: string;
+  title: string;
+  author: string;
+  /** The body of SPEC §5, already formatted. */
+  body: string;
 }
 
 export interface SendResult {
@@ -121,6 +134,7 @@ export function createEngine(options: EngineOptions) {
   const pendingSends$ = new Subject<{ kind: 'add' | 'drop'; message: Message }>();
   const reload$ = new Subject<void>();
   const fetchComplete$ = new Subject<void>();
+  const incoming$ = new Subject<IncomingMessage>();
   const featureUpdate$ = new Subject<unknown>();
 
   /** The session's feature flags, once fetched (see featureFlags). */
@@ -141,8 +155,19 @@ export function createEngine(options: EngineOptions) {
     const conversations: ConversationSummary[] = [];
     let total = 0;
     let cursor: string | undefined;
+    let fetchedAll = false;
     for (;;) {
-      const page = await http.request<DataPage>('/api/conversations/data', { query: { order: 'activity', limit: pageSize, cursor } });
+      let page: DataPage;
+      try {
+        page = await http.request<DataPage>('/api/conversations/data', { query: { order: 'activity', limit: pageSize, cursor } });
+      } catch (error) {
+        // SPEC §4.3: no data yet (404) — fetch everything from the workspace once, then retry.
+        if (!(error instanceof HttpFailure) || error.status !== 404 || fetchedAll || cursor !== undefined) throw error;
+        fetchedAll = true;
+        const fetched = await http.request<{ success: boolean }>('/api/conversations/fetch-all').catch(() => ({ success: false }));
+        if (!fetched.success) throw new HttpFailure(false, 404, 'Failed to fetch data from Slack');
+        continue;
+      }
       if (cursor === undefined) total = page.total ?? 0;
       store.mergeUsers(page.data.users);
       if (progressive) {
@@ -225,7 +250,7 @@ export function createEngine(options: EngineOptions) {
         tap((out) => {
           if (out.kind === 'sequence') lastSequence$.next(out.lastSequence);
           else if (out.kind === 'replaying') replaying$.next(out.replaying);
-          else applyEvent(out.event.type, out.event.data, () => {
+          else applyEvent(out.event.type, out.event.data, out.isReplay, () => {
             if (!loadedOnce) requestLoad();
             const data = out.event.data as { resync?: boolean; currentSequence?: number };
             if (data?.resync) {
@@ -241,7 +266,7 @@ export function createEngine(options: EngineOptions) {
     });
   }
 
-  function applyEvent(type: string, data: unknown, onConnection: () => void): void {
+  function applyEvent(type: string, data: unknown, isReplay: boolean, onConnection: () => void): void {
     switch (type) {
       case 'connection':
         onConnection();
@@ -250,6 +275,7 @@ export function createEngine(options: EngineOptions) {
         const update = data as MessageUpdateData;
         if (store.applyMessageUpdate(update)) changed();
         messageUpdates$.next(update);
+        announce(update, isReplay);
         return;
       }
       case 'conversation_update':
@@ -266,6 +292,21 @@ export function createEngine(options: EngineOptions) {
       default:
         return; // SPEC §4.8: any other event type is ignored.
     }
+  }
+
+  /** SPEC §4.8: a new message from another member may raise a notification; own messages and replays never do. */
+  function announce(update: MessageUpdateData, isReplay: boolean): void {
+    const message = update.message;
+    if (isReplay || !message || !message.user || message.user === store.me || message.subtype) return;
+    if (update.action === 'channel_marked' || (update.is_thread && update.action === 'new_message')) return;
+    const conversation = store.conversations.get(update.conversation_id);
+    const names = { user: (id: string) => { const u = store.users.get(id); return u ? displayName(u, id) : undefined; } };
+    incoming$.next({
+      conversationId: update.conversation_id,
+      title: conversation ? conversationTitle(conversation, store.users) : 'Sift',
+      author: displayName(store.users.get(message.user), message.user),
+      body: notificationBody(message.text, names),
+    });
   }
 
   const sessions = token$
@@ -288,33 +329,48 @@ export function createEngine(options: EngineOptions) {
 
   /* ---------- what the page reads ---------- */
 
-  const windowRanges = new Map<string, BehaviorSubject<{ viewId: string; start: number; end: number; previewLength: number }>>();
+  interface WindowRange {
+    viewId: string;
+    start: number;
+    end: number;
+    layout: Layout;
+    previewLength: number;
+  }
+  const windowRanges = new Map<string, BehaviorSubject<WindowRange>>();
   const rangeOf = (key: string) => {
     let range = windowRanges.get(key);
-    if (!range) windowRanges.set(key, (range = new BehaviorSubject({ viewId: 'inbox', start: 0, end: 0, previewLength: PREVIEW_LENGTH })));
+    if (!range) windowRanges.set(key, (range = new BehaviorSubject<WindowRange>({ viewId: 'inbox', start: 0, end: 0, layout: FLAT_LAYOUT, previewLength: PREVIEW_LENGTH })));
     return range;
   };
 
-  /** A list window: rows [start, end) of a view, re-sent when the view or the range changes. */
+  /** A list window: slots [start, end) of a view in a layout, re-sent when the view, the layout or the range changes. */
   function viewWindow(key: string): Observable<ViewWindow> {
     return combineLatest([rangeOf(key), storeVersion$.pipe(auditTime(16, scheduler), startWith(store.version))]).pipe(
-      map(([range]) => store.window(range.viewId, range.start, range.end, range.previewLength)),
+      map(([range]) => store.window(range.viewId, range.start, range.end, range.layout, range.previewLength)),
       distinctUntilChanged(
-        (a, b) => a.viewId === b.viewId && a.version === b.version && a.start === b.start && a.rows.length === b.rows.length && a.total === b.total,
+        (a, b) => a.viewId === b.viewId && a.version === b.version && a.start === b.start && a.items.length === b.items.length && a.total === b.total,
       ),
       finalize(() => windowRanges.delete(key)),
     );
   }
 
-  function setWindow(key: string, viewId: string, start: number, end: number, previewLength = PREVIEW_LENGTH): void {
+  function setWindow(key: string, viewId: string, start: number, end: number, options: { layout?: Layout; previewLength?: number } = {}): void {
     const range = rangeOf(key);
     const v = range.value;
-    if (v.viewId !== viewId || v.start !== start || v.end !== end || v.previewLength !== previewLength) {
-      range.next({ viewId, start: Math.max(0, start), end: Math.max(0, end), previewLength });
+    const layout = options.layout ?? FLAT_LAYOUT;
+    const previewLength = options.previewLength ?? PREVIEW_LENGTH;
+    const sameLayout = JSON.stringify(v.layout) === JSON.stringify(layout);
+    if (v.viewId !== viewId || v.start !== start || v.end !== end || v.previewLength !== previewLength || !sameLayout) {
+      range.next({ viewId, start: Math.max(0, start), end: Math.max(0, end), layout, previewLength });
     }
   }
 
-  const viewCounts$ = storeVersion$.pipe(auditTime(50, scheduler), startWith(0), map(() => store.counts()));
+  /** Per built-in view: conversations, and those with unread messages (the tab badges). */
+  const viewCounts$ = storeVersion$.pipe(
+    auditTime(50, scheduler),
+    startWith(0),
+    map(() => ({ total: store.counts(), unread: store.unreadCounts() })),
+  );
 
   /** One open conversation: its messages (loaded once, then kept live) and its summary. */
   function conversation(id: string): Observable<ConversationDetail> {
@@ -359,6 +415,7 @@ export function createEngine(options: EngineOptions) {
               conversation: summary ?? c,
               participants: c.participants,
               members: c.members_data,
+              me: store.me,
               messages,
             })),
           );
@@ -382,6 +439,22 @@ export function createEngine(options: EngineOptions) {
     return status;
   }
 
+  /**
+   * The refresh button (SPEC §2.4, §8): a full fetch from the workspace, then a reload.
+   * Answers the error text to show, or null.
+   */
+  async function refresh(): Promise<string | null> {
+    try {
+      const result = await http.request<{ success: boolean }>('/api/conversations/fetch-all', { timeoutMs: 120_000 });
+      if (!result.success) return 'Failed to refresh data from Slack';
+      reload$.next();
+      return null;
+    } catch (error) {
+      log.error('Refresh failed', toHttpError(error));
+      return (error as HttpFailure).isNetworkError ? 'Failed to refresh data. Please check your connection.' : 'Failed to refresh data from Slack';
+    }
+  }
+
   /** Feature flags (SPEC §7.1): fetched once per session and cached; on failure, the defaults. */
   function featureFlags(): Promise<Record<string, boolean>> {
     flags ??= http
@@ -399,6 +472,8 @@ export function createEngine(options: EngineOptions) {
     const c = store.conversations.get(id);
     if (!c) return false;
     const last_read = c.latest_message?.ts ?? c.last_read;
+    // An explicit mark-as-read takes effect at once, even on a conversation held after a reply.
+    store.release(id);
     if (store.applyMessageUpdate({ action: 'channel_marked', conversation_id: id, unread_count: 0, unread_count_display: 0, last_read })) changed();
     try {
       await http.request(`/api/conversations/${encodeURIComponent(id)}/mark-read`, { body: { timestamp: last_read || undefined } });
@@ -448,6 +523,8 @@ export function createEngine(options: EngineOptions) {
     // A thread conversation's id carries its thread: replies there go to that thread.
     const thread = threadTs ?? parseThreadId(conversationId)?.threadTs;
     const clientMsgId = crypto.randomUUID();
+    // Replying marks an unread conversation read; its row keeps its place until the page releases it.
+    if ((store.conversations.get(conversationId)?.unread_count_display ?? 0) > 0) store.hold(conversationId);
     // A pending copy sorts last until the server's copy (same client_msg_id) replaces it.
     const pending: Message = { ts: '9999999999.999999', text, channel: conversationId, user: store.me, pending: true, client_msg_id: clientMsgId };
     pendingSends$.next({ kind: 'add', message: pending });
@@ -487,13 +564,19 @@ export function createEngine(options: EngineOptions) {
     liveCommand: (command: LiveCommand) => command$.next(command),
     markRead,
     markUnread,
+    /** Lets a held conversation take its new place (see store.hold). */
+    release: (id: string) => {
+      if (store.release(id)) changed();
+    },
     setCategory,
     send,
     featureFlags,
+    refresh,
     /** A person of the workspace, as the users map holds them (null when unknown). */
     user: (id: string) => store.users.get(id) ?? null,
-    idAt: (viewId: string, index: number) => store.idAt(viewId, index),
-    indexOf: (viewId: string, id: string) => store.indexOf(viewId, id),
+    idAt: (viewId: string, index: number, layout?: Layout) => store.idAt(viewId, index, layout),
+    slotAt: (viewId: string, index: number, layout?: Layout) => store.slotAt(viewId, index, layout),
+    indexOf: (viewId: string, id: string, layout?: Layout) => store.indexOf(viewId, id, layout),
     summary: (id: string) => store.conversations.get(id) ?? null,
     setWindow,
     viewWindow,
@@ -503,6 +586,7 @@ export function createEngine(options: EngineOptions) {
     load$: load$.asObservable(),
     viewCounts$,
     fetchComplete$: fetchComplete$.asObservable(),
+    incoming$: incoming$.asObservable(),
     store,
     dispose: () => sessions.unsubscribe(),
   };

@@ -5,23 +5,65 @@
  */
 import type { Logger } from '../model/logger';
 import { PREVIEW_LENGTH } from '../model/constants';
-import { toRow, type ViewWindow } from '../model/rows';
+import { FLAT_LAYOUT, GROUPS, headerSlots, slotCount, slotOfPosition, slotsIn, type Layout, type SlotInfo } from '../model/layout';
+import { displayName, toRow, type ListItem, type ViewWindow } from '../model/rows';
 import type { ConversationSummary, ConversationUpdateData, MessageUpdateData, UserData } from '../model/types';
 import { reduceSummary } from './reduce';
-import { BUILTIN_VIEWS, ViewIndex } from './views';
+import { BUILTIN_VIEWS, ViewIndex, type ViewDefinition } from './views';
+
+/** In-view filters kept at once (each is maintained on every event until dropped). */
+const MAX_FILTERED_VIEWS = 4;
 
 export class EngineStore {
   readonly conversations = new Map<string, ConversationSummary>();
   readonly users = new Map<string, UserData>();
+  /** Every maintained index: the built-in views in time order, and on demand other orders and filters. */
   readonly views = new Map<string, ViewIndex>();
+  private readonly definitions = new Map<string, ViewDefinition>();
   me = '';
   /** Bumped on every change the page may need to see. */
   version = 0;
 
   constructor(private readonly log: Pick<Logger, 'warn'>) {
     for (const definition of BUILTIN_VIEWS) {
+      this.definitions.set(definition.id, definition);
       this.views.set(definition.id, new ViewIndex(definition, (op) => this.log.warn(`Unknown filter operator ${op}: it matches everything`)));
     }
+  }
+
+  private static indexKey(viewId: string, layout: Layout): string {
+    const query = layout.query.trim().toLowerCase();
+    return layout.order === 'time' && !query ? viewId : `${viewId}\u0000${layout.order}\u0000${query}`;
+  }
+
+  /** The index of a view in a layout's order and filter, built on first use. */
+  indexFor(viewId: string, layout: Layout = FLAT_LAYOUT): ViewIndex | undefined {
+    const key = EngineStore.indexKey(viewId, layout);
+    const existing = this.views.get(key);
+    if (existing) return existing;
+    const definition = this.definitions.get(viewId);
+    if (!definition) return undefined;
+    const query = layout.query.trim().toLowerCase();
+    if (query) {
+      // Drop the oldest filter indexes: each one costs time on every live event.
+      const filtered = [...this.views.keys()].filter((k) => k.split('\u0000')[2]);
+      while (filtered.length >= MAX_FILTERED_VIEWS) this.views.delete(filtered.shift()!);
+    }
+    const index = new ViewIndex(definition, undefined, layout.order, query ? (c) => this.matchesQuery(c, query) : undefined);
+    index.rebuild(this.conversations.values());
+    this.views.set(key, index);
+    return index;
+  }
+
+  /** The in-view filter (SPEC §2.4): case-insensitive over the name, the last message and the participants' names. */
+  matchesQuery(c: ConversationSummary, query: string): boolean {
+    if (c.name.toLowerCase().includes(query)) return true;
+    if (c.latest_message?.text.toLowerCase().includes(query)) return true;
+    for (const id of c.member_ids) {
+      const user = this.users.get(id);
+      if (user && (displayName(user, id).toLowerCase().includes(query) || user.name.toLowerCase().includes(query))) return true;
+    }
+    return false;
   }
 
   clear(): void {
@@ -55,13 +97,30 @@ export class EngineStore {
     this.version += 1;
   }
 
-  /** Replaces one conversation and re-files it in every view. */
+  /** Conversations whose place in the views is held (SPEC §4.4 mark-read-after-reply). */
+  private readonly held = new Set<string>();
+
+  /** Holds a conversation where it is in every view: its row still updates, but it neither moves nor leaves. */
+  hold(id: string): void {
+    this.held.add(id);
+  }
+
+  /** Releases a hold: the conversation is re-filed (it may leave an unread view, and moves by activity). */
+  release(id: string): boolean {
+    if (!this.held.delete(id)) return false;
+    const current = this.conversations.get(id);
+    for (const view of this.views.values()) view.update(id, current);
+    this.version += 1;
+    return true;
+  }
+
+  /** Replaces one conversation and re-files it in every view (unless its place is held). */
   put(id: string, next: ConversationSummary | undefined): boolean {
     const previous = this.conversations.get(id);
     if (next === previous) return false;
     if (next) this.conversations.set(id, next);
     else this.conversations.delete(id);
-    for (const view of this.views.values()) view.update(id, next);
+    if (!this.held.has(id) || !next) for (const view of this.views.values()) view.update(id, next);
     this.version += 1;
     return true;
   }
@@ -86,29 +145,63 @@ export class EngineStore {
     return this.put(id, next as unknown as ConversationSummary);
   }
 
-  /** The id at a position of a view, or null. */
-  idAt(viewId: string, index: number): string | null {
-    return this.views.get(viewId)?.ids(index, index + 1)[0] ?? null;
+  window(viewId: string, start: number, end: number, layout: Layout = FLAT_LAYOUT, previewLength = PREVIEW_LENGTH): ViewWindow {
+    const view = this.indexFor(viewId, layout);
+    if (!view) return { viewId, start, total: 0, items: [], headers: [], version: this.version };
+    const items: ListItem[] = [];
+    const slots = slotsIn(view.groupSizes, layout, start, end);
+    // Rows of a window are consecutive positions of the index: read them in one slice.
+    const positions = slots.filter((s) => s.kind === 'row').map((s) => (s as { position: number }).position);
+    const ids = positions.length ? view.ids(positions[0]!, positions[positions.length - 1]! + 1) : [];
+    const byPosition = new Map(ids.map((id, k) => [positions[0]! + k, id]));
+    slots.forEach((slot, k) => {
+      const index = start + k;
+      if (slot.kind === 'group') {
+        const group = GROUPS[slot.rank]!;
+        items.push({ kind: 'group', index, group: group.id, label: group.label, count: view.groupSizes[slot.rank]!, collapsed: layout.collapsed.includes(group.id) });
+        return;
+      }
+      const c = this.conversations.get(byPosition.get(slot.position) ?? '');
+      if (c) items.push({ kind: 'row', index, row: toRow(c, this.users, this.me, previewLength) });
+    });
+    return { viewId, start, total: slotCount(view.groupSizes, layout), items, headers: headerSlots(view.groupSizes, layout), version: view.version };
   }
 
-  indexOf(viewId: string, id: string): number {
-    return this.views.get(viewId)?.indexOf(id) ?? -1;
+  /** The conversation id in a slot of a view's layout (null for a group header or out of range). */
+  idAt(viewId: string, index: number, layout: Layout = FLAT_LAYOUT): string | null {
+    const view = this.indexFor(viewId, layout);
+    const slot = view ? slotsIn(view.groupSizes, layout, index, index + 1)[0] : undefined;
+    return slot?.kind === 'row' ? (view!.ids(slot.position, slot.position + 1)[0] ?? null) : null;
   }
 
-  window(viewId: string, start: number, end: number, previewLength = PREVIEW_LENGTH): ViewWindow {
-    const view = this.views.get(viewId);
-    if (!view) return { viewId, start, total: 0, rows: [], version: this.version };
-    const rows = [];
-    for (const id of view.ids(start, end)) {
-      const c = this.conversations.get(id);
-      if (c) rows.push(toRow(c, this.users, this.me, previewLength));
-    }
-    return { viewId, start, total: view.size, rows, version: view.version };
+  /** What a slot holds: a conversation, a group header, or nothing. */
+  slotAt(viewId: string, index: number, layout: Layout = FLAT_LAYOUT): SlotInfo {
+    const view = this.indexFor(viewId, layout);
+    const slot = view ? slotsIn(view.groupSizes, layout, index, index + 1)[0] : undefined;
+    if (!slot) return null;
+    if (slot.kind === 'group') return { kind: 'group', group: GROUPS[slot.rank]!.id };
+    const id = view!.ids(slot.position, slot.position + 1)[0];
+    return id ? { kind: 'row', id } : null;
+  }
+
+  /** The slot of a conversation in a view's layout, or -1. */
+  indexOf(viewId: string, id: string, layout: Layout = FLAT_LAYOUT): number {
+    const view = this.indexFor(viewId, layout);
+    if (!view) return -1;
+    const position = view.indexOf(id);
+    return position < 0 ? -1 : slotOfPosition(view.groupSizes, layout, position);
+  }
+
+  /** Unread conversations per built-in view (the tab badges). */
+  unreadCounts(): Record<string, number> {
+    const out: Record<string, number> = {};
+    for (const id of this.definitions.keys()) out[id] = this.views.get(id)?.unread ?? 0;
+    return out;
   }
 
   counts(): Record<string, number> {
     const out: Record<string, number> = {};
-    for (const [id, view] of this.views) out[id] = view.size;
+    for (const id of this.definitions.keys()) out[id] = this.views.get(id)?.size ?? 0;
     return out;
   }
 }

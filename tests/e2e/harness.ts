@@ -9,7 +9,9 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { chromiumPath } from '../../scripts/chromium';
+import { afterAll, beforeAll } from 'vitest';
+import { buildClientIfNeeded } from '../../scripts/start';
+import { chromiumPath, ensureChromium } from '../../scripts/chromium';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
@@ -106,4 +108,32 @@ export async function signIn(page: Page, baseUrl: string): Promise<void> {
   await page.waitForURL('**/auth');
   await page.getByRole('button', { name: 'Connect to Slack' }).click();
   await page.waitForURL('**/inbox');
+}
+
+export interface E2eSession {
+  server: RunningServer;
+  browser: Browser;
+  page: Page;
+}
+
+/**
+ * Registers beforeAll/afterAll hooks that start a fresh server and Chromium, open a page
+ * (after `init` scripts) and sign in; the returned object is filled in once they ran.
+ */
+export function e2eSession(options: { env?: Record<string, string>; init?: Array<() => void>; viewport?: { width: number; height: number } } = {}): E2eSession {
+  const session = {} as E2eSession;
+  beforeAll(async () => {
+    ensureChromium();
+    buildClientIfNeeded();
+    session.server = await startServer({ env: options.env });
+    session.browser = await launchBrowser();
+    session.page = await session.browser.newPage({ viewport: options.viewport ?? { width: 1280, height: 900 } });
+    for (const script of options.init ?? []) await session.page.addInitScript(script);
+  });
+  afterAll(async () => {
+    await session.browser?.close();
+    await session.server?.stop();
+    if (session.server) removeDir(session.server.dataDir);
+  });
+  return session;
 }

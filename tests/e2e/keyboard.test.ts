@@ -1,34 +1,30 @@
 /** The inbox without a mouse, end to end in Chromium (SPEC §2.11, §4.4, §4.5). */
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildClientIfNeeded } from '../../scripts/start';
-import { ensureChromium } from '../../scripts/chromium';
-import { launchBrowser, removeDir, signIn, startServer, type RunningServer } from './harness';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { e2eSession, signIn, startServer, type RunningServer } from './harness';
 
-let browser: Browser;
-let server: RunningServer;
+const session = e2eSession({
+  // Time order: a flat list (the AI grouping has its own test).
+  init: [
+    () => {
+      localStorage.setItem('sift_sort_mode:inbox', 'time');
+      localStorage.setItem('sift_sort_mode:conversations', 'time');
+    },
+  ],
+});
 let page: Page;
+let server: RunningServer;
+
+beforeAll(async () => {
+  ({ page, server } = session);
+  await signIn(page, server.url);
+  await page.getByRole('option').first().waitFor();
+});
 
 const activeId = () => page.getByRole('listbox').getAttribute('aria-activedescendant');
 const rowIdAt = (i: number) => page.getByRole('option').nth(i).getAttribute('data-conversation-id');
 const openTitle = () => page.locator('.detail-title').textContent();
 const inboxCount = async () => Number(await page.getByRole('tab', { name: /Inbox/ }).locator('.tab-count').textContent());
-
-beforeAll(async () => {
-  ensureChromium();
-  buildClientIfNeeded();
-  server = await startServer();
-  browser = await launchBrowser();
-  page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  await signIn(page, server.url);
-  await page.getByRole('option').first().waitFor();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  if (server) removeDir(server.dataDir);
-});
 
 describe('keyboard', () => {
   it('moves with j/k and the arrows, opens with Enter, closes with Esc', async () => {
@@ -137,7 +133,8 @@ describe('keyboard', () => {
 
   it('keeps the theme across a reload', async () => {
     await page.getByRole('button', { name: 'Open menu' }).click();
-    await page.getByRole('button', { name: 'Light Mode' }).click();
+    await page.getByRole('navigation', { name: 'Menu' }).locator('[aria-haspopup="menu"]').click();
+    await page.getByRole('menuitem', { name: 'Light Mode' }).click();
     expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('light');
     await page.reload();
     await page.getByRole('option').first().waitFor();

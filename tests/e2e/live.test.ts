@@ -3,30 +3,22 @@
  * sign-in, live updates from the simulator, and a hard kill and restart of the server
  * while a conversation is open — every message posted meanwhile shows, once.
  */
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildClientIfNeeded } from '../../scripts/start';
-import { ensureChromium } from '../../scripts/chromium';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { ConversationSummary } from '../../src/model/types';
 import { api, signIn as apiSignIn } from '../server/helpers';
-import { launchBrowser, removeDir, signIn, startServer, type RunningServer } from './harness';
+import { e2eSession, signIn, startServer, type RunningServer } from './harness';
 
-let browser: Browser;
-let server: RunningServer;
+const session = e2eSession({
+  env: { SIFT_SIMULATOR_RATE: '120' },
+  // Time order: a flat list whose first row is the newest conversation.
+  init: [() => localStorage.setItem('sift_sort_mode:inbox', 'time')],
+});
 let page: Page;
+let server: RunningServer;
 
 beforeAll(async () => {
-  ensureChromium();
-  buildClientIfNeeded();
-  server = await startServer({ env: { SIFT_SIMULATOR_RATE: '120' } });
-  browser = await launchBrowser();
-  page = await browser.newPage();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  if (server) removeDir(server.dataDir);
+  ({ page, server } = session);
 });
 
 describe('Sift end to end', () => {
@@ -78,7 +70,7 @@ describe('Sift end to end', () => {
 
     await server.kill();
     await page.waitForSelector('.live-dot.error, .live-dot.connecting, .live-dot.failed', { timeout: 10_000 });
-    server = await startServer({ port: server.port, dataDir: server.dataDir });
+    server = session.server = await startServer({ port: server.port, dataDir: server.dataDir });
     const { token: otherToken } = await apiSignIn(server.url, dm.dm_user);
     const texts = ['after restart one', 'after restart two', 'after restart three'];
     for (const text of texts) {

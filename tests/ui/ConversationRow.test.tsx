@@ -143,7 +143,7 @@ describe('ConversationRow (SPEC §2.4)', () => {
     const { option } = renderRow({ id: 'C1:1700000000.000100', type: 'thread' }, { onOpen });
     await user.click(option);
     expect(onOpen).toHaveBeenCalledTimes(1);
-    expect(onOpen).toHaveBeenCalledWith('C1:1700000000.000100');
+    expect(onOpen).toHaveBeenCalledWith('C1:1700000000.000100', expect.any(Number));
   });
 
   it('calls onOpen when any part of the row is clicked', async () => {
@@ -151,6 +151,6 @@ describe('ConversationRow (SPEC §2.4)', () => {
     const onOpen = vi.fn();
     const { option } = renderRow({}, { onOpen });
     await user.click(within(option).getByText('Ada: Ship it today'));
-    expect(onOpen).toHaveBeenCalledWith('C1');
+    expect(onOpen).toHaveBeenCalledWith('C1', expect.any(Number));
   });
 });

@@ -9,8 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEngine, type EngineBootstrap } from '../../src/worker/api';
 import { remoteStream, useEngineForTests, type RemoteEngine, command } from '../../src/ui/engine';
 import type { ViewWindow } from '../../src/model/rows';
+import { rowsOf } from '../fixtures/windows';
 import type { ConversationSummary, LiveState } from '../../src/model/types';
-import type { ConversationDetail, LoadState } from '../../src/worker/engine';
+import type { ConversationDetail, IncomingMessage, LoadState } from '../../src/worker/engine';
 import { api, signIn, startTestServer, type TestServer } from '../server/helpers';
 
 let server: TestServer;
@@ -77,8 +78,8 @@ describe('engine over a MessageChannel', () => {
     const win = watch(remoteStream<ViewWindow>((e, o) => e.viewWindow('w1', o)));
     const first = await win.until((w) => w.total > 0, 'first window');
     expect(first.total).toBe(unread.length);
-    expect(first.rows).toHaveLength(Math.min(20, unread.length));
-    const times = first.rows.map((r) => r.latest_activity);
+    expect(rowsOf(first)).toHaveLength(Math.min(20, unread.length));
+    const times = rowsOf(first).map((r) => r.latest_activity);
     expect(times).toEqual([...times].sort((a, b) => b - a));
     // A window is small: rows only, never the whole list.
     expect(JSON.stringify(first).length).toBeLessThan(10 * 1024);
@@ -89,10 +90,10 @@ describe('engine over a MessageChannel', () => {
     const { token: senderToken } = await signIn(server.url, sender);
     const sent = await api(server.url, senderToken)('/api/messages/send', { body: { channel: quiet.id, text: 'Can you look at this today?' } });
     expect(sent.status).toBe(200);
-    const updated = await win.until((w) => w.rows[0]?.id === quiet.id, 'the posted conversation on top');
+    const updated = await win.until((w) => rowsOf(w)[0]?.id === quiet.id, 'the posted conversation on top');
     expect(updated.total).toBe(unread.length + 1);
-    expect(updated.rows[0]).toMatchObject({ id: quiet.id, unread: 1 });
-    expect(updated.rows[0]!.preview).toContain('Can you look at this today?');
+    expect(rowsOf(updated)[0]).toMatchObject({ id: quiet.id, unread: 1 });
+    expect(rowsOf(updated)[0]!.preview).toContain('Can you look at this today?');
 
     // Opening it streams its messages; sending shows pending, then the server's copy.
     const detail = watch(remoteStream<ConversationDetail>((e, o) => e.conversation(quiet.id, o)));
@@ -106,7 +107,7 @@ describe('engine over a MessageChannel', () => {
 
     // Mark read: it leaves the unread inbox.
     expect(await command((e) => e.markRead(quiet.id))).toBe(true);
-    const read = await win.until((w) => w.version > updated.version && !w.rows.some((r) => r.id === quiet.id), 'marked read');
+    const read = await win.until((w) => w.version > updated.version && !rowsOf(w).some((r) => r.id === quiet.id), 'marked read');
     expect(read.total).toBe(unread.length);
     for (const w of [live, load, win, detail]) w.stop();
   });
@@ -116,6 +117,22 @@ describe('engine over a MessageChannel', () => {
     const threads = (await api(server.url, token)<{ data: { conversations: ConversationSummary[] } }>('/api/conversations/data?type=thread')).body.data.conversations;
     const result = await command((e) => e.send(threads[0]!.id, 'Replying in the thread'));
     expect(result).toEqual({ ok: true });
+  });
+
+  it('announces live messages from others, formatted for a notification, and never the member\'s own', async () => {
+    const { token } = await signIn(server.url);
+    const all = (await api(server.url, token)<{ data: { conversations: ConversationSummary[] } }>('/api/conversations/data?type=dm')).body.data.conversations;
+    const dm = all[0]!;
+    const incoming = watch(remoteStream<IncomingMessage>((e, o) => e.incoming(o)));
+    await new Promise((r) => setTimeout(r, 50));
+    await command((e) => e.send(dm.id, 'my own words'));
+    const { token: theirs } = await signIn(server.url, dm.dm_user);
+    await api(server.url, theirs)('/api/messages/send', { body: { channel: dm.id, text: '*Deploy* is blocked on <@U0SIFTME1> ```log```' } });
+    const got = await incoming.until((m) => m.conversationId === dm.id, 'incoming');
+    expect(got.body).toBe('Deploy is blocked on @Alex Morgan [code block]');
+    expect(got.author).not.toBe('');
+    expect(incoming.latest?.body).not.toContain('my own words');
+    incoming.stop();
   });
 
   it('reports a failed send without losing anything', async () => {

@@ -5,6 +5,8 @@ import { matchesFilter } from '../../src/model/filter';
 import { tsFromMs } from '../../src/model/ts';
 import type { ConversationSummary } from '../../src/model/types';
 import { EngineStore } from '../../src/worker/store';
+import { rowsOf } from '../fixtures/windows';
+import type { Layout } from '../../src/model/layout';
 import { BUILTIN_VIEWS, compareKeys } from '../../src/worker/views';
 
 const conv = (i: number, at: number, unread: number): ConversationSummary => ({
@@ -25,7 +27,7 @@ function expectedIds(all: Iterable<ConversationSummary>, viewId: string): string
   const view = BUILTIN_VIEWS.find((v) => v.id === viewId)!;
   return [...all]
     .filter((c) => matchesFilter(c, view.filter))
-    .sort((a, b) => compareKeys({ at: a.latest_activity, id: a.id }, { at: b.latest_activity, id: b.id }))
+    .sort((a, b) => compareKeys({ rank: 0, at: a.latest_activity, id: a.id }, { rank: 0, at: b.latest_activity, id: b.id }))
     .map((c) => c.id);
 }
 
@@ -46,8 +48,8 @@ describe('EngineStore views', () => {
           }
           for (const view of BUILTIN_VIEWS) {
             const window = store.window(view.id, 0, 1_000);
-            expect(window.rows.map((r) => r.id)).toEqual(expectedIds(store.conversations.values(), view.id));
-            expect(window.total).toBe(window.rows.length);
+            expect(rowsOf(window).map((r) => r.id)).toEqual(expectedIds(store.conversations.values(), view.id));
+            expect(window.total).toBe(rowsOf(window).length);
           }
         },
       ),
@@ -57,9 +59,9 @@ describe('EngineStore views', () => {
   it('applies channel_marked: the conversation leaves the unread inbox', () => {
     const store = new EngineStore({ warn: () => {} });
     store.replaceAll([conv(1, 100, 2), conv(2, 200, 1)]);
-    expect(store.window('inbox', 0, 10).rows.map((r) => r.id)).toEqual(['C0002', 'C0001']);
+    expect(rowsOf(store.window('inbox', 0, 10)).map((r) => r.id)).toEqual(['C0002', 'C0001']);
     expect(store.applyMessageUpdate({ action: 'channel_marked', conversation_id: 'C0002', unread_count: 0, last_read: 'x' })).toBe(true);
-    expect(store.window('inbox', 0, 10).rows.map((r) => r.id)).toEqual(['C0001']);
+    expect(rowsOf(store.window('inbox', 0, 10)).map((r) => r.id)).toEqual(['C0001']);
     expect(store.counts()).toMatchObject({ inbox: 1, conversations: 2 });
   });
 
@@ -68,6 +70,87 @@ describe('EngineStore views', () => {
     store.replaceAll(Array.from({ length: 5_000 }, (_, i) => conv(i, i, 1)));
     const window = store.window('conversations', 2_500, 2_510);
     expect(window).toMatchObject({ start: 2_500, total: 5_000 });
-    expect(window.rows.map((r) => r.id)).toEqual(Array.from({ length: 10 }, (_, k) => conv(4_999 - 2_500 - k, 0, 0).id));
+    expect(rowsOf(window).map((r) => r.id)).toEqual(Array.from({ length: 10 }, (_, k) => conv(4_999 - 2_500 - k, 0, 0).id));
+  });
+});
+
+describe('EngineStore layouts', () => {
+  const categorised = (i: number, at: number, category?: 'urgent' | 'can_wait' | 'fyi'): ConversationSummary => ({ ...conv(i, at, 1), ...(category ? { ai_category: category } : {}) });
+  const grouped: Layout = { order: 'ai', headers: true, collapsed: ['can_wait', 'fyi', 'none'], query: '' };
+
+  function fixture() {
+    const store = new EngineStore({ warn: () => {} });
+    store.replaceAll([categorised(1, 100, 'fyi'), categorised(2, 300, 'urgent'), categorised(3, 200, 'urgent'), categorised(4, 400), categorised(5, 50, 'can_wait')]);
+    return store;
+  }
+
+  it('groups the inbox as Urgent, Can Wait, FYI, Not Categorized with counts; Urgent expanded, the others collapsed', () => {
+    const window = fixture().window('inbox', 0, 50, grouped);
+    expect(window.items.map((i) => (i.kind === 'group' ? `[${i.label} ${i.count}${i.collapsed ? ' +' : ''}]` : i.row.id))).toEqual([
+      '[Urgent 2]',
+      'C0002',
+      'C0003',
+      '[Can Wait 1 +]',
+      '[FYI 1 +]',
+      '[Not Categorized 1 +]',
+    ]);
+    expect(window.total).toBe(6);
+    expect(window.headers).toEqual([0, 3, 4, 5]);
+  });
+
+  it('expands a group, answers slots and positions consistently, and follows a category change live', () => {
+    const store = fixture();
+    const open: Layout = { ...grouped, collapsed: [] };
+    const ids = () => rowsOf(store.window('inbox', 0, 50, open)).map((r) => r.id);
+    expect(ids()).toEqual(['C0002', 'C0003', 'C0005', 'C0001', 'C0004']);
+    expect(store.slotAt('inbox', 3, open)).toEqual({ kind: 'group', group: 'can_wait' });
+    expect(store.idAt('inbox', 4, open)).toBe('C0005');
+    expect(store.indexOf('inbox', 'C0004', open)).toBe(8);
+    expect(store.indexOf('inbox', 'C0004', grouped)).toBe(-1);
+    store.applyConversationUpdate({ conversation_id: 'C0004', conversation: { id: 'C0004', ai_category: 'urgent' } });
+    expect(ids()).toEqual(['C0004', 'C0002', 'C0003', 'C0005', 'C0001']);
+    store.applyConversationUpdate({ conversation_id: 'C0004', conversation: { id: 'C0004', ai_category: null } as never });
+    expect(ids().at(-1)).toBe('C0004');
+  });
+
+  it('orders by AI without headers when asked (the conversations page)', () => {
+    const flatAi: Layout = { order: 'ai', headers: false, collapsed: [], query: '' };
+    expect(rowsOf(fixture().window('conversations', 0, 50, flatAi)).map((r) => r.id)).toEqual(['C0002', 'C0003', 'C0005', 'C0001', 'C0004']);
+  });
+
+  it('filters a view by name, last message and participant names, case-insensitively, and keeps the filter live', () => {
+    const store = fixture();
+    store.mergeUsers({ U3: { id: 'U3', name: 'dana', real_name: 'Dana Scully', display_name: 'dana' } });
+    const layout = (query: string): Layout => ({ order: 'time', headers: false, collapsed: [], query });
+    expect(rowsOf(store.window('conversations', 0, 50, layout('C4'))).map((r) => r.id)).toEqual(['C0004']);
+    expect(rowsOf(store.window('conversations', 0, 50, layout('M1'))).map((r) => r.id)).toEqual(['C0001']);
+    expect(rowsOf(store.window('conversations', 0, 50, layout('scully'))).map((r) => r.id)).toEqual(['C0003']);
+    store.put('C0005', { ...conv(5, 500, 0), name: 'scully-fans' });
+    expect(rowsOf(store.window('conversations', 0, 50, layout('SCULLY'))).map((r) => r.id)).toEqual(['C0005', 'C0003']);
+  });
+
+  it('counts unread conversations per view for the tab badges', () => {
+    const store = new EngineStore({ warn: () => {} });
+    store.replaceAll([conv(1, 1, 2), conv(2, 2, 0), conv(3, 3, 1)]);
+    expect(store.unreadCounts()).toMatchObject({ inbox: 2, conversations: 2, dms: 1, channels: 1, threads: 0 });
+    store.applyMessageUpdate({ action: 'channel_marked', conversation_id: 'C0001', unread_count: 0 });
+    expect(store.unreadCounts()).toMatchObject({ inbox: 1, conversations: 1 });
+  });
+});
+
+describe('EngineStore holds (mark read after reply, SPEC §4.4)', () => {
+  it('keeps a held conversation in place, with fresh content, until it is released', () => {
+    const store = new EngineStore({ warn: () => {} });
+    store.replaceAll([conv(1, 100, 2), conv(2, 200, 1)]);
+    store.hold('C0001');
+    // The reply: newer activity, read.
+    store.put('C0001', { ...conv(1, 300, 0), latest_message: { ts: tsFromMs(300_000), text: 'my reply', user: 'U_ME' } });
+    const held = rowsOf(store.window('inbox', 0, 10));
+    expect(held.map((r) => r.id)).toEqual(['C0002', 'C0001']);
+    expect(held[1]).toMatchObject({ unread: 0 });
+    expect(store.release('C0001')).toBe(true);
+    expect(rowsOf(store.window('inbox', 0, 10)).map((r) => r.id)).toEqual(['C0002']);
+    expect(rowsOf(store.window('conversations', 0, 10)).map((r) => r.id)).toEqual(['C0001', 'C0002']);
+    expect(store.release('C0001')).toBe(false);
   });
 });

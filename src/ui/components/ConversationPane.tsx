@@ -1,26 +1,87 @@
-/** The open conversation: its messages, kept live, and a composer. */
-import { useEffect, useRef, useState } from 'react';
+/**
+ * The open conversation (SPEC §2.6, §4.4, §4.6): title, mark as read, messages kept live with
+ * a 'New messages' divider, in-conversation search, and the composer.
+ */
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { DEFERRED_PENDING_APPLY_MS, MESSAGE_BOX_MAX_HEIGHT_PX, MESSAGE_BOX_MIN_HEIGHT_PX } from '../../model/constants';
+import { threadTitle, tokenize, tokensToPlain } from '../../model/mrkdwn';
 import { avatarOf, conversationTitle, displayName } from '../../model/rows';
-import { plainText } from '../../model/text';
 import { messageTime } from '../../model/time';
-import { tsToMs } from '../../model/ts';
+import { compareTs, tsToMs } from '../../model/ts';
 import type { Message, UserData } from '../../model/types';
 import { command } from '../engine';
 import { useConversation } from '../hooks/useEngine';
+import { isMod } from '../keyboard/shortcuts';
 import { Avatar } from './Avatar';
+import { MessageText } from './MessageText';
+import { SearchIcon } from './Icons';
+
+type Names = { user(id: string): string | undefined };
 
 export function ConversationPane({ id, onClose, now }: { id: string; onClose: () => void; now: number }) {
   const detail = useConversation(id);
   const [draft, setDraft] = useState('');
   const [sendError, setSendError] = useState<string | null>(null);
+  const [searchOpen, setSearchOpen] = useState(false);
+  const [query, setQuery] = useState('');
+  const [match, setMatch] = useState(0);
   const endRef = useRef<HTMLDivElement>(null);
-  const users = new Map<string, UserData>(Object.entries(detail?.members ?? {}));
-  const names = { user: (uid: string) => (users.get(uid) ? displayName(users.get(uid), uid) : undefined) };
-  const messages = detail?.messages ?? [];
+  const box = useRef<HTMLTextAreaElement>(null);
+  const messagesRef = useRef<HTMLDivElement>(null);
+  const users = useMemo(() => new Map<string, UserData>(Object.entries(detail?.members ?? {})), [detail?.members]);
+  const names = useMemo<Names>(() => ({ user: (uid) => (users.get(uid) ? displayName(users.get(uid), uid) : undefined) }), [users]);
+  const messages = useMemo(() => detail?.messages ?? [], [detail?.messages]);
+
+  // The read mark when the conversation opened: the divider stays put while it is open.
+  const [readMark, setReadMark] = useState<string | null>(null);
+  useEffect(() => {
+    if (readMark === null && detail?.status === 'loaded' && detail.conversation) setReadMark(detail.conversation.last_read);
+  }, [detail, readMark]);
+  const me = detail?.me;
+  const firstNew = useMemo(() => {
+    if (!readMark) return -1;
+    return messages.findIndex((m) => !m.pending && m.user !== me && compareTs(m.ts, readMark) > 0 && !m.subtype);
+  }, [messages, readMark, me]);
+
+  // In-conversation search over the messages' plain text.
+  const matches = useMemo(() => {
+    const q = query.trim().toLowerCase();
+    if (!q) return [];
+    return messages.filter((m) => tokensToPlain(tokenize(m.text, names)).toLowerCase().includes(q)).map((m) => m.ts);
+  }, [messages, query, names]);
+  const current = matches.length ? matches[Math.min(match, matches.length - 1)] : undefined;
+  useEffect(() => {
+    if (current) messagesRef.current?.querySelector(`[data-ts="${current}"]`)?.scrollIntoView({ block: 'center' });
+  }, [current]);
 
   useEffect(() => {
-    endRef.current?.scrollIntoView({ block: 'end' });
-  }, [messages.length]);
+    if (!searchOpen) endRef.current?.scrollIntoView({ block: 'end' });
+  }, [messages.length, searchOpen]);
+
+  // Leaving the conversation lets a reply's mark-as-read take effect in the list (SPEC §4.4).
+  useEffect(() => () => void command((api) => api.release(id)), [id]);
+
+  // / or Cmd/Ctrl+Shift+K open the search.
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const typing = e.target instanceof HTMLElement && (e.target.tagName === 'TEXTAREA' || e.target.tagName === 'INPUT');
+      if ((e.key === '/' && !typing && !isMod(e)) || (isMod(e) && e.shiftKey && (e.key === 'k' || e.key === 'K'))) {
+        e.preventDefault();
+        e.stopImmediatePropagation();
+        setSearchOpen(true);
+      }
+    };
+    window.addEventListener('keydown', onKey, { capture: true });
+    return () => window.removeEventListener('keydown', onKey, { capture: true });
+  }, []);
+
+  // The box grows with its text between 96 and 250 px.
+  useLayoutEffect(() => {
+    const el = box.current;
+    if (!el) return;
+    el.style.height = 'auto';
+    el.style.height = `${Math.min(MESSAGE_BOX_MAX_HEIGHT_PX, Math.max(MESSAGE_BOX_MIN_HEIGHT_PX, el.scrollHeight))}px`;
+  }, [draft]);
 
   const send = async () => {
     const text = draft;
@@ -30,30 +91,82 @@ export function ConversationPane({ id, onClose, now }: { id: string; onClose: ()
     const result = await command((api) => api.send(id, text));
     if (!result.ok) {
       setSendError(result.error ?? 'Unknown error');
-      setDraft((current) => current || text);
+      setDraft((now) => now || text);
+      return;
     }
+    // The reply marked it read: let the list take the change when the pointer is not over it.
+    window.setTimeout(() => {
+      const list = document.querySelector('.conversation-list');
+      if (!list?.matches(':hover')) void command((api) => api.release(id));
+      else list.addEventListener('mouseleave', () => void command((api) => api.release(id)), { once: true });
+    }, DEFERRED_PENDING_APPLY_MS);
   };
 
-  const title = detail?.conversation ? conversationTitle(detail.conversation, users) : '';
-  const unread = (detail?.conversation?.unread_count_display ?? 0) > 0;
+  const conversation = detail?.conversation;
+  const title = conversation
+    ? conversation.type === 'thread'
+      ? threadTitle(conversation.parent_message?.text ?? conversation.name, names)
+      : conversationTitle(conversation, users)
+    : '';
+  const unread = (conversation?.unread_count_display ?? 0) > 0;
   return (
     <section className="detail-pane" aria-label={title || 'Conversation'}>
       <header className="detail-header">
-        <button type="button" className="icon-button" aria-label="Back" onClick={onClose}>
+        <button type="button" className="icon-button" aria-label="Back" title="Back (Esc)" onClick={onClose}>
           ←
         </button>
         <h2 className="detail-title">{title}</h2>
+        <button type="button" className="icon-button" aria-label="Search in conversation" title="Search in conversation (/)" onClick={() => setSearchOpen(true)}>
+          <SearchIcon size={16} />
+        </button>
         {unread && (
-          <button type="button" className="button" onClick={() => void command((api) => api.markRead(id))}>
+          <button type="button" className="button" title="Mark as read (⌘/Ctrl+E)" onClick={() => void command((api) => api.markRead(id))}>
             Mark as read
           </button>
         )}
       </header>
-      <div className="messages" role="log" aria-live="polite">
+      {searchOpen && (
+        <div className="filter-bar" role="search">
+          <input
+            autoFocus
+            type="search"
+            aria-label="Search in conversation"
+            placeholder="Search in conversation..."
+            value={query}
+            onChange={(e) => {
+              setQuery(e.target.value);
+              setMatch(0);
+            }}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter') {
+                e.preventDefault();
+                if (matches.length) setMatch((m) => (e.shiftKey ? (m - 1 + matches.length) % matches.length : (m + 1) % matches.length));
+              } else if (e.key === 'Escape') {
+                e.preventDefault();
+                e.nativeEvent.stopImmediatePropagation();
+                setSearchOpen(false);
+                setQuery('');
+              }
+            }}
+          />
+          <span className="muted small match-count" aria-live="polite">
+            {query.trim() ? `${matches.length ? Math.min(match, matches.length - 1) + 1 : 0} / ${matches.length}` : ''}
+          </span>
+        </div>
+      )}
+      <div className="messages" role="log" aria-live="polite" ref={messagesRef}>
         {detail?.status === 'loading' && <p className="muted center-title">Loading...</p>}
         {detail?.status === 'error' && <p className="error-text">{detail.error?.message}</p>}
-        {messages.map((m) => (
-          <MessageItem key={m.pending ? `pending-${m.client_msg_id}` : m.ts} message={m} users={users} names={names} now={now} />
+        {messages.map((m, i) => (
+          <MessageBlock
+            key={m.pending ? `pending-${m.client_msg_id}` : m.ts}
+            message={m}
+            users={users}
+            names={names}
+            now={now}
+            divider={i === firstNew}
+            highlighted={m.ts === current}
+          />
         ))}
         <div ref={endRef} />
       </div>
@@ -73,6 +186,7 @@ export function ConversationPane({ id, onClose, now }: { id: string; onClose: ()
         }}
       >
         <textarea
+          ref={box}
           aria-label="Message"
           placeholder="Write a reply..."
           value={draft}
@@ -89,7 +203,20 @@ export function ConversationPane({ id, onClose, now }: { id: string; onClose: ()
   );
 }
 
-function MessageItem({ message, users, names, now }: { message: Message; users: Map<string, UserData>; names: { user(id: string): string | undefined }; now: number }) {
+function MessageBlock({ divider, ...props }: { message: Message; users: Map<string, UserData>; names: Names; now: number; divider: boolean; highlighted: boolean }) {
+  return (
+    <>
+      {divider && (
+        <div className="new-divider" role="separator" aria-label="New messages">
+          <span>New messages</span>
+        </div>
+      )}
+      <MessageItem {...props} />
+    </>
+  );
+}
+
+function MessageItem({ message, users, names, now, highlighted }: { message: Message; users: Map<string, UserData>; names: Names; now: number; highlighted: boolean }) {
   const uid = message.user ?? '';
   const user = message.user_data ?? users.get(uid);
   const name = displayName(user, uid || 'Unknown');
@@ -101,18 +228,20 @@ function MessageItem({ message, users, names, now }: { message: Message; users: 
     );
   }
   return (
-    <article className={`message${message.pending ? ' pending' : ''}`} data-ts={message.ts}>
+    <article className={`message${message.pending ? ' pending' : ''}${highlighted ? ' highlighted' : ''}`} data-ts={message.ts}>
       <Avatar avatar={avatarOf(user, uid)} size={32} />
       <div className="message-body">
         <div className="message-meta">
           <span className="message-author">{name}</span>
           <time className="muted small">{message.pending ? 'Sending...' : messageTime(tsToMs(message.ts), now)}</time>
         </div>
-        <p className="message-text">{plainText(message.text, names)}</p>
+        <div className="message-text">
+          <MessageText text={message.text} names={names} />
+        </div>
         {message.threads && message.threads.length > 0 && (
           <div className="thread-replies">
             {message.threads.map((r) => (
-              <MessageItem key={r.ts} message={r} users={users} names={names} now={now} />
+              <MessageItem key={r.ts} message={r} users={users} names={names} now={now} highlighted={false} />
             ))}
           </div>
         )}

@@ -5,10 +5,11 @@ import type { ViewWindow } from '../../model/rows';
 import type { LiveState } from '../../model/types';
 import type { ConversationDetail, LoadState } from '../../worker/engine';
 import { remoteStream } from '../engine';
+import type { ViewCounts } from '../../worker/api';
 
 const liveState$ = remoteStream<LiveState>((api, o) => api.liveState(o));
 const loadState$ = remoteStream<LoadState>((api, o) => api.loadState(o));
-const viewCounts$ = remoteStream<Record<string, number>>((api, o) => api.viewCounts(o));
+const viewCounts$ = remoteStream<ViewCounts>((api, o) => api.viewCounts(o));
 
 export function useLiveState(): LiveState {
   return useObservableState(liveState$, { status: 'connecting', attempt: 0 });
@@ -18,8 +19,8 @@ export function useLoadState(): LoadState {
   return useObservableState(loadState$, { status: 'loading', loaded: 0, total: 0 });
 }
 
-export function useViewCounts(): Record<string, number> {
-  return useObservableState(viewCounts$, {});
+export function useViewCounts(): ViewCounts {
+  return useObservableState(viewCounts$, { total: {}, unread: {} });
 }
 
 export function useViewWindow(key: string): ViewWindow | undefined {

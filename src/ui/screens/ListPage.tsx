@@ -4,8 +4,9 @@
  * arrows; the open conversation is separate. Single-key actions have a way back:
  * Cmd/Ctrl+Z undoes the last mark-as-read or category change, and `u` marks unread.
  */
-import { useCallback, useEffect, useRef, useState } from 'react';
-import { MARK_READ_GUARD_MS, TOAST_CATEGORY_MS } from '../../model/constants';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { MARK_READ_GUARD_MS, STORAGE_KEYS, TOAST_CATEGORY_MS } from '../../model/constants';
+import { DEFAULT_COLLAPSED, type GroupId, type Layout, type SlotInfo } from '../../model/layout';
 import type { AiCategory } from '../../model/types';
 import { ConversationList } from '../components/ConversationList';
 import { ConversationPane } from '../components/ConversationPane';
@@ -14,6 +15,11 @@ import { useToast } from '../components/Toasts';
 import { command } from '../engine';
 import { useLoadState, useViewCounts } from '../hooks/useEngine';
 import { isMod, isTyping } from '../keyboard/shortcuts';
+import { safeGet, safeSet } from '../session';
+import { SearchIcon } from '../components/Icons';
+import { FilterBar } from '../components/FilterBar';
+import { InboxZero } from '../components/InboxZero';
+import { useNotifications } from '../hooks/useNotifications';
 
 export interface SubView {
   id: string;
@@ -27,8 +33,22 @@ interface Undo {
   run: () => Promise<unknown>;
 }
 
-export function ListPage({ views, menuButton, now }: { views: SubView[]; menuButton: React.ReactNode; now: number }) {
+export type SortMode = 'ai' | 'time';
+
+/** SPEC §3, §4.3: the sort mode is stored per page, ai by default. */
+function readSortMode(page: string): SortMode {
+  return safeGet(STORAGE_KEYS.sortModePrefix + page) === 'time' ? 'time' : 'ai';
+}
+
+export function ListPage({ page, views, menuButton, now }: { page: string; views: SubView[]; menuButton: React.ReactNode; now: number }) {
   const [viewId, setViewId] = useState(views[0]!.id);
+  const [sortMode, setSortMode] = useState<SortMode>(() => readSortMode(page));
+  const [collapsed, setCollapsed] = useState<readonly GroupId[]>(DEFAULT_COLLAPSED);
+  const [filterOpen, setFilterOpen] = useState(false);
+  const [query, setQuery] = useState('');
+  const [total, setTotal] = useState(0);
+  const [listLoaded, setListLoaded] = useState(false);
+  const [refreshing, setRefreshing] = useState(false);
   const [openId, setOpenId] = useState<string | null>(null);
   const [cursor, setCursor] = useState(0);
   const [keyboardNav, setKeyboardNav] = useState(false);
@@ -38,18 +58,64 @@ export function ListPage({ views, menuButton, now }: { views: SubView[]; menuBut
   const toast = useToast();
   const undo = useRef<Undo | null>(null);
   const lastMarkRead = useRef(0);
-  const total = counts[viewId] ?? 0;
   const label = views.find((v) => v.id === viewId)?.label ?? '';
+  // SPEC §2.4: the celebration shows when the view is empty and no filter text is typed.
+  const inboxZero = listLoaded && load.status === 'loaded' && (counts.total[viewId] ?? 0) === 0 && !query.trim();
+  // Groups with headers on /inbox in AI order (SPEC §2.4); elsewhere AI order is flat.
+  const layout = useMemo<Layout>(() => ({ order: sortMode, headers: page === 'inbox', collapsed, query: query.trim() }), [sortMode, page, collapsed, query]);
+  const defaulted = useRef(false);
+  const onTotal = useCallback((n: number, loaded: boolean, groups: Record<string, number>) => {
+    setTotal(n);
+    setListLoaded(loaded);
+    // Urgent starts expanded, the others collapsed; with nothing urgent, the first group that has conversations opens instead.
+    if (!defaulted.current && groups.urgent !== undefined) {
+      defaulted.current = true;
+      if (groups.urgent === 0) {
+        const first = (['can_wait', 'fyi', 'none'] as const).find((g) => (groups[g] ?? 0) > 0);
+        if (first) setCollapsed((current) => current.filter((g) => g !== first));
+      }
+    }
+  }, []);
+
+  const toggleSort = () => {
+    const next: SortMode = sortMode === 'ai' ? 'time' : 'ai';
+    safeSet(STORAGE_KEYS.sortModePrefix + page, next);
+    setSortMode(next);
+    setCursor(0);
+  };
+
+
+  const refresh = async () => {
+    setRefreshing(true);
+    const error = await command((api) => api.refresh());
+    setRefreshing(false);
+    if (error) toast(error);
+  };
+
+  useNotifications(
+    useCallback((id: string) => {
+      setOpenId(id);
+    }, []),
+  );
+
+  const closeFilter = useCallback(() => {
+    setFilterOpen(false);
+    setQuery('');
+    setCursor(0);
+  }, []);
+
+  const toggleGroup = useCallback((group: string) => {
+    setCollapsed((current) => (current.includes(group as GroupId) ? current.filter((g) => g !== group) : [...current, group as GroupId]));
+  }, []);
 
   const openAt = useCallback(
     async (index: number) => {
-      const id = await command((api) => api.idAt(viewId, index));
-      if (id) {
-        setCursor(index);
-        setOpenId(id);
-      }
+      const slot = await command<SlotInfo>((api) => api.slotAt(viewId, index, layout));
+      setCursor(index);
+      if (slot?.kind === 'row') setOpenId(slot.id);
+      else if (slot?.kind === 'group') toggleGroup(slot.group); // Enter on a header opens or closes its group
     },
-    [viewId],
+    [viewId, layout, toggleGroup],
   );
 
   /** SPEC §4.4: selecting the open conversation closes it. */
@@ -58,7 +124,7 @@ export function ListPage({ views, menuButton, now }: { views: SubView[]; menuBut
     setOpenId((current) => (current === id ? null : id));
   }, []);
 
-  const targetId = useCallback(async () => openId ?? (await command((api) => api.idAt(viewId, cursor))), [openId, viewId, cursor]);
+  const targetId = useCallback(async () => openId ?? (await command((api) => api.idAt(viewId, cursor, layout))), [openId, viewId, cursor, layout]);
 
   const markReadAndMove = useCallback(async () => {
     if (!openId) return;
@@ -68,21 +134,21 @@ export function ListPage({ views, menuButton, now }: { views: SubView[]; menuBut
     const id = openId;
     const facts = await command((api) => api.facts(id));
     if (!facts || facts.unread === 0) return;
-    const index = await command((api) => api.indexOf(viewId, id));
+    const index = await command((api) => api.indexOf(viewId, id, layout));
     const ok = await command((api) => api.markRead(id));
     if (!ok) return; // the engine reloads the list
     undo.current = { run: () => command((api) => api.markUnread(id, facts.last_read || undefined)) };
     // Next conversation: the one that took its place when it left the view, else the one after it; else the previous.
-    const stayed = (await command((api) => api.idAt(viewId, index))) === id;
+    const stayed = (await command((api) => api.idAt(viewId, index, layout))) === id;
     let nextIndex = stayed ? index + 1 : index;
-    let next = await command((api) => api.idAt(viewId, nextIndex));
+    let next = await command((api) => api.idAt(viewId, nextIndex, layout));
     if (!next && index > 0) {
       nextIndex = index - 1;
-      next = await command((api) => api.idAt(viewId, nextIndex));
+      next = await command((api) => api.idAt(viewId, nextIndex, layout));
     }
     setOpenId(next && next !== id ? next : null);
     setCursor(Math.max(0, nextIndex));
-  }, [openId, viewId]);
+  }, [openId, viewId, layout]);
 
   const setCategory = useCallback(
     async (category: AiCategory | null) => {
@@ -115,6 +181,12 @@ export function ListPage({ views, menuButton, now }: { views: SubView[]; menuBut
       const typing = isTyping(event.target);
       const mod = isMod(event);
       const key = event.key;
+      if ((mod && event.shiftKey && (key === 'k' || key === 'K')) || (!mod && !typing && key === 'K' && event.shiftKey && !openId)) {
+        // The in-view filter: Cmd/Ctrl+Shift+K, or Shift+K with no conversation open.
+        event.preventDefault();
+        setFilterOpen(true);
+        return;
+      }
       if (mod && !event.shiftKey && !event.altKey) {
         if (key === 'e' || key === 'E') {
           event.preventDefault();
@@ -179,7 +251,7 @@ export function ListPage({ views, menuButton, now }: { views: SubView[]; menuBut
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [cursor, total, openId, views, viewId, openAt, markReadAndMove, setCategory, markUnread, toast]);
+  }, [cursor, total, openId, views, viewId, openAt, markReadAndMove, setCategory, markUnread, toast, layout]);
 
   // Keyboard navigation is on after a navigation key and off again when the mouse moves.
   useEffect(() => {
@@ -208,14 +280,28 @@ export function ListPage({ views, menuButton, now }: { views: SubView[]; menuBut
               }}
             >
               {view.label}
-              <span className="tab-count">{counts[view.id] ?? 0}</span>
+              <span className="tab-count" aria-label={`${counts.unread[view.id] ?? 0} unread`}>
+                {counts.unread[view.id] ?? 0}
+              </span>
             </button>
           ))}
         </nav>
-        <button type="button" className="icon-button" aria-label="Keyboard shortcuts" onClick={() => setShowShortcuts(true)}>
-          ?
-        </button>
+        <div className="top-actions">
+          <button type="button" className="button small-button" onClick={() => void refresh()} disabled={refreshing} aria-label="Fetch data">
+            {refreshing ? 'Fetching...' : 'Fetch data'}
+          </button>
+          <button type="button" className="button small-button" onClick={toggleSort}>
+            {sortMode === 'ai' ? 'Sort by Time' : 'Sort by AI'}
+          </button>
+          <button type="button" className="icon-button" aria-label="Filter this view" title="Filter this view (Shift+K)" onClick={() => setFilterOpen(true)}>
+          <SearchIcon size={16} />
+          </button>
+          <button type="button" className="icon-button" aria-label="Keyboard shortcuts" onClick={() => setShowShortcuts(true)}>
+            ?
+          </button>
+        </div>
       </header>
+      {filterOpen && <FilterBar value={query} onChange={(q) => { setQuery(q); setCursor(0); }} onClose={closeFilter} />}
       <div className={`split${openId ? ' detail-open' : ''}${keyboardNav ? ' keyboard-nav' : ''}`}>
         <section className="list-pane" aria-label={label}>
           {load.status === 'error' ? (
@@ -237,16 +323,24 @@ export function ListPage({ views, menuButton, now }: { views: SubView[]; menuBut
               )}
             </div>
           ) : (
-            <ConversationList
-              viewId={viewId}
-              label={label}
-              selectedId={openId}
-              activeIndex={cursor}
-              followActive={keyboardNav}
-              onOpen={toggleOpen}
-              onHover={(index) => !keyboardNav && setCursor(index)}
-              now={now}
-            />
+            <>
+              <ConversationList
+                hidden={inboxZero}
+                viewId={viewId}
+                label={label}
+                selectedId={openId}
+                activeIndex={cursor}
+                followActive={keyboardNav}
+                layout={layout}
+                onOpen={toggleOpen}
+                onHover={(index) => !keyboardNav && setCursor(index)}
+                onToggleGroup={toggleGroup}
+                onTotal={onTotal}
+                now={now}
+              />
+              {inboxZero && <InboxZero />}
+              {listLoaded && total === 0 && query.trim() && <p className="muted center-title empty-filter">No conversations match “{query.trim()}”</p>}
+            </>
           )}
         </section>
         {openId && <ConversationPane id={openId} onClose={() => setOpenId(null)} now={now} />}
@@ -255,3 +349,4 @@ export function ListPage({ views, menuButton, now }: { views: SubView[]; menuBut
     </>
   );
 }
+

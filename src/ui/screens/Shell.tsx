@@ -37,7 +37,7 @@ export function Shell({ page, status, onLogout }: { page: Page; status: AuthStat
         {page === 'ask-ai' ? (
           <AskAiPlaceholder onMenu={() => setMenuOpen(true)} />
         ) : (
-          <ListPage key={page} views={SUB_VIEWS[page]} menuButton={<MenuButton onMenu={() => setMenuOpen(true)} />} now={now} />
+          <ListPage key={page} page={page} views={SUB_VIEWS[page]} menuButton={<MenuButton onMenu={() => setMenuOpen(true)} />} now={now} />
         )}
       </div>
       <span className={`live-dot ${live.status}`} role="status" aria-label={`Live updates: ${live.status}`} title={`Live updates: ${live.status}`} />

@@ -1,0 +1,374 @@
+/**
+ * Slack message markup ("mrkdwn") to tokens, for the page to turn into React elements and for
+ * plain-text renderings. Pure: no DOM, no I/O, never throws on any string.
+ *
+ * What it reads:
+ * - `<@U1>`, `<@U1|label>` user mentions (name from the lookup, else the label, else the id);
+ *   `<#C1>`, `<#C1|name>` channel mentions; `<!here>`, `<!channel>`, `<!everyone>`,
+ *   `<!subteam^S1|@team>` broadcasts; `<!date^…|fallback>` shows its fallback text.
+ * - `<url>`, `<url|label>` links, only for http:, https: and mailto:. Any other scheme
+ *   (javascript:, data:, vbscript:, file:…) becomes the plain text of its label, or of its target;
+ *   a bracketed text that is none of these (`a < b > c`) stays as typed.
+ * - `*bold*`, `_italic_`, `~strike~`: a marker opens at the start or after a non-word character and
+ *   before a non-space; it closes after a non-space and before the end or a non-word character.
+ *   They nest inside each other and never span lines.
+ * - `` `code` `` on one line and ```` ```pre``` ```` blocks across lines: their content is shown as
+ *   written (only the entities of Slack's escaping are decoded), with no further parsing.
+ * - `> ` (or `&gt; `) quote lines, merged when consecutive; `>>>` quotes the rest of the text up to
+ *   the next pre block.
+ * - `:code:` emoji short codes, with a `::skin-tone-N:` suffix; unknown codes keep char null.
+ * - `&lt;`, `&gt;`, `&amp;` decoded once (`&amp;lt;` is the text `&lt;`).
+ * Everything else is text.
+ */
+import { THREAD_TITLE_LENGTH } from './constants';
+import { emojiChar, isSkinTone } from './emoji';
+import { cutText } from './text';
+
+export type Token =
+  | { kind: 'text'; text: string }
+  | { kind: 'bold' | 'italic' | 'strike'; children: Token[] }
+  | { kind: 'code'; text: string }
+  | { kind: 'pre'; text: string }
+  | { kind: 'quote'; children: Token[] }
+  | { kind: 'user'; id: string; name: string }
+  | { kind: 'channel'; id: string; name: string }
+  | { kind: 'broadcast'; name: string }
+  | { kind: 'link'; url: string; label: string }
+  | { kind: 'emoji'; code: string; char: string | null }
+  | { kind: 'newline' };
+
+/** Display names for mentions; undefined when unknown. */
+export interface MrkdwnNames {
+  user(id: string): string | undefined;
+  channel?(id: string): string | undefined;
+}
+
+const ENTITIES: Record<string, string> = { '&lt;': '<', '&gt;': '>', '&amp;': '&' };
+const ENTITY = /&(?:lt|gt|amp);/g;
+
+/** Decodes Slack's three escapes, once. */
+export function decodeEntities(text: string): string {
+  return text.replace(ENTITY, (m) => ENTITIES[m] ?? m);
+}
+
+/** Bidirectional embedding, override and isolate controls, which can disguise a URL or a name. */
+const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/g;
+
+/** A label or name without bidi embedding/override/isolate characters (U+202A–U+202E, U+2066–U+2069). */
+export function stripBidi(text: string): string {
+  return text.replace(BIDI_CONTROLS, '');
+}
+
+const SAFE_URL = /^(?:https?:\/\/[^\s]|mailto:[^\s])/i;
+const UNSAFE_CHARS = /[\u0000-\u0020\u007F-\u009F\u202A-\u202E\u2066-\u2069]/;
+
+/** Whether a URL may become a link: http:, https: or mailto:, with no spaces or control characters. */
+export function isSafeUrl(url: string): boolean {
+  return SAFE_URL.test(url) && !UNSAFE_CHARS.test(url);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Tags: <…>                                                                                   */
+
+const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
+const BROADCASTS = new Set(['here', 'channel', 'everyone']);
+
+function tagToken(inner: string, names: MrkdwnNames): Token {
+  const bar = inner.indexOf('|');
+  const target = bar === -1 ? inner : inner.slice(0, bar);
+  const rawLabel = bar === -1 ? undefined : inner.slice(bar + 1);
+  const label = rawLabel === undefined ? undefined : decodeEntities(rawLabel);
+  const sigil = target[0];
+
+  if (sigil === '@' && target.length > 1) {
+    const id = target.slice(1);
+    const name = stripBidi(names.user(id) || label || '') || id;
+    return { kind: 'user', id, name };
+  }
+  if (sigil === '#' && target.length > 1) {
+    const id = target.slice(1);
+    const name = stripBidi(names.channel?.(id) || label || '') || id;
+    return { kind: 'channel', id, name };
+  }
+  if (sigil === '!') {
+    const [command = '', id = ''] = target.slice(1).split('^');
+    if (BROADCASTS.has(command)) return { kind: 'broadcast', name: command };
+    if (command === 'subteam') {
+      const name = stripBidi((label ?? '').replace(/^@/, '')) || id || 'subteam';
+      return { kind: 'broadcast', name };
+    }
+    // <!date^…|fallback> and anything else Slack may add: the fallback text, if any.
+    return { kind: 'text', text: label ?? '' };
+  }
+  const url = decodeEntities(target);
+  if (isSafeUrl(url)) return { kind: 'link', url, label: stripBidi(label ?? '') || url };
+  if (label !== undefined) return { kind: 'text', text: label };
+  // A target with another scheme shows as its text; anything else was not a tag: `a < b > c`.
+  return { kind: 'text', text: SCHEME.test(url) ? url : `<${url}>` };
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* One line of inline markup                                                                   */
+
+type Marker = '*' | '_' | '~';
+const MARKER_KIND: Record<Marker, 'bold' | 'italic' | 'strike'> = { '*': 'bold', _: 'italic', '~': 'strike' };
+
+/** One unit of a line: a character of text (entities already decoded), a marker, or a token. */
+type Atom = { t: 'char'; c: string } | { t: 'marker'; c: Marker } | { t: 'token'; token: Token };
+
+const WORD = /^[\p{L}\p{N}]$/u;
+const SPACE = /^\s$/u;
+const EMOJI_CODE = /^:([A-Za-z0-9_+'-]+):/;
+const ALNUM = /^[\p{L}\p{N}]$/u;
+
+function isMarker(c: string | undefined): c is Marker {
+  return c === '*' || c === '_' || c === '~';
+}
+
+/** Splits a line into atoms, left to right: tags, code spans, emoji, entities, markers, characters. */
+function lex(line: string, names: MrkdwnNames): Atom[] {
+  const atoms: Atom[] = [];
+  let i = 0;
+  while (i < line.length) {
+    const c = line[i]!;
+    if (c === '<') {
+      const close = line.indexOf('>', i + 1);
+      const reopen = line.indexOf('<', i + 1);
+      if (close > i + 1 && (reopen === -1 || reopen > close)) {
+        atoms.push({ t: 'token', token: tagToken(line.slice(i + 1, close), names) });
+        i = close + 1;
+        continue;
+      }
+    } else if (c === '`') {
+      const close = line.indexOf('`', i + 1);
+      if (close > i + 1) {
+        atoms.push({ t: 'token', token: { kind: 'code', text: decodeEntities(line.slice(i + 1, close)) } });
+        i = close + 1;
+        continue;
+      }
+    } else if (c === ':') {
+      const emoji = lexEmoji(line, i);
+      if (emoji) {
+        atoms.push({ t: 'token', token: emoji.token });
+        i = emoji.end;
+        continue;
+      }
+    } else if (c === '&') {
+      const m = /^&(?:lt|gt|amp);/.exec(line.slice(i, i + 5));
+      if (m) {
+        atoms.push({ t: 'char', c: ENTITIES[m[0]]! });
+        i += m[0].length;
+        continue;
+      }
+    } else if (isMarker(c)) {
+      atoms.push({ t: 'marker', c });
+      i += 1;
+      continue;
+    }
+    atoms.push({ t: 'char', c });
+    i += 1;
+  }
+  return atoms;
+}
+
+/** `:code:` at `i`, with an optional `:skin-tone-N:` right after; between non-alphanumerics. */
+function lexEmoji(line: string, i: number): { token: Token; end: number } | null {
+  const before = line[i - 1];
+  if (before !== undefined && ALNUM.test(before)) return null;
+  const m = EMOJI_CODE.exec(line.slice(i, i + 102));
+  if (!m) return null;
+  let end = i + m[0].length;
+  let code = m[1]!;
+  let tone: string | undefined;
+  const next = EMOJI_CODE.exec(line.slice(end, end + 16));
+  if (next && isSkinTone(next[1]!) && !isSkinTone(code)) {
+    tone = next[1]!;
+    end += next[0].length;
+  }
+  const after = line[end];
+  if (after !== undefined && ALNUM.test(after)) return null;
+  const char = emojiChar(code, tone);
+  if (tone) {
+    if (char === null) end -= next![0].length; // an unknown base keeps its tone as its own code
+    else code = `${code}::${tone}`;
+  }
+  return { token: { kind: 'emoji', code, char }, end };
+}
+
+function isSpaceAtom(a: Atom | undefined): boolean {
+  return a !== undefined && a.t === 'char' && SPACE.test(a.c);
+}
+
+function isWordAtom(a: Atom | undefined): boolean {
+  return a !== undefined && a.t === 'char' && WORD.test(a.c);
+}
+
+/** Parses a line's atoms into tokens, with emphasis matched at word boundaries. */
+function parseLine(atoms: Atom[]): Token[] {
+  // Closers are fixed by their neighbours, so they are found once per line, in order.
+  const closers: Record<Marker, number[]> = { '*': [], _: [], '~': [] };
+  atoms.forEach((a, k) => {
+    if (a.t !== 'marker' || k === 0) return;
+    if (isSpaceAtom(atoms[k - 1]) || isWordAtom(atoms[k + 1])) return;
+    closers[a.c].push(k);
+  });
+
+  /** The first closer of `c` in (from, end), or -1. */
+  const nextCloser = (c: Marker, from: number, end: number): number => {
+    const list = closers[c];
+    let lo = 0;
+    let hi = list.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (list[mid]! <= from) lo = mid + 1;
+      else hi = mid;
+    }
+    const k = list[lo];
+    return k !== undefined && k < end ? k : -1;
+  };
+
+  const parse = (start: number, end: number): Token[] => {
+    const out: Token[] = [];
+    let buf = '';
+    const flush = () => {
+      if (buf) out.push({ kind: 'text', text: buf });
+      buf = '';
+    };
+    let k = start;
+    while (k < end) {
+      const a = atoms[k]!;
+      if (a.t === 'token' && a.token.kind === 'text') {
+        buf += a.token.text;
+        k += 1;
+        continue;
+      }
+      if (a.t === 'token') {
+        flush();
+        out.push(a.token);
+        k += 1;
+        continue;
+      }
+      if (a.t === 'marker') {
+        const opens = !isWordAtom(atoms[k - 1]) && k + 1 < end && !isSpaceAtom(atoms[k + 1]);
+        // Not "**": an empty span is text.
+        const close = opens ? nextCloser(a.c, k + 1, end) : -1;
+        if (close !== -1) {
+          flush();
+          out.push({ kind: MARKER_KIND[a.c], children: parse(k + 1, close) });
+          k = close + 1;
+          continue;
+        }
+      }
+      buf += a.c;
+      k += 1;
+    }
+    flush();
+    return out;
+  };
+
+  return parse(0, atoms.length);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Lines and blocks                                                                            */
+
+const QUOTE_LINE = /^(?:>|&gt;)(?: |$)/;
+const QUOTE_REST = /^(?:>>>|&gt;&gt;&gt;)(?: |$)?/;
+
+/** Text outside pre blocks: lines, quotes and newlines. */
+function parseSegment(segment: string, names: MrkdwnNames, out: Token[]): void {
+  let restQuoted = false;
+  const lines = segment.split('\n').map((line) => {
+    if (restQuoted) return { quoted: true, line };
+    const rest = QUOTE_REST.exec(line);
+    if (rest) {
+      restQuoted = true;
+      return { quoted: true, line: line.slice(rest[0].length) };
+    }
+    const one = QUOTE_LINE.exec(line);
+    return one ? { quoted: true, line: line.slice(one[0].length) } : { quoted: false, line };
+  });
+  let quote: Token[] | null = null;
+  lines.forEach(({ quoted, line }, n) => {
+    const tokens = parseLine(lex(line, names));
+    if (!quoted) {
+      quote = null;
+      out.push(...tokens);
+    } else if (quote) {
+      // Consecutive quote lines are one quote; the newline between them is inside it.
+      quote.push({ kind: 'newline' }, ...tokens);
+    } else {
+      quote = tokens;
+      out.push({ kind: 'quote', children: quote });
+    }
+    const next = lines[n + 1];
+    if (next && !(quoted && next.quoted)) out.push({ kind: 'newline' });
+  });
+}
+
+/** Slack message markup as tokens. Never throws. */
+export function tokenize(text: string, names: MrkdwnNames): Token[] {
+  const out: Token[] = [];
+  const source = typeof text === 'string' ? text : '';
+  let i = 0;
+  while (i < source.length) {
+    const open = source.indexOf('```', i);
+    const close = open === -1 ? -1 : source.indexOf('```', open + 3);
+    if (close === -1) {
+      parseSegment(source.slice(i), names, out);
+      break;
+    }
+    if (open > i) parseSegment(source.slice(i, open), names, out);
+    let body = source.slice(open + 3, close);
+    if (body.startsWith('\n')) body = body.slice(1);
+    if (body.endsWith('\n')) body = body.slice(0, -1);
+    out.push({ kind: 'pre', text: decodeEntities(body) });
+    i = close + 3;
+  }
+  return out;
+}
+
+/**
+ * Tokens as plain text: emphasis without its markers, mentions as @name and #name, links as their
+ * label, emoji as their character (or `:code:` when unknown), newlines kept.
+ */
+export function tokensToPlain(tokens: Token[]): string {
+  let out = '';
+  for (const t of tokens) {
+    switch (t.kind) {
+      case 'text':
+      case 'code':
+      case 'pre':
+        out += t.text;
+        break;
+      case 'bold':
+      case 'italic':
+      case 'strike':
+      case 'quote':
+        out += tokensToPlain(t.children);
+        break;
+      case 'user':
+      case 'broadcast':
+        out += `@${t.name}`;
+        break;
+      case 'channel':
+        out += `#${t.name}`;
+        break;
+      case 'link':
+        out += t.label;
+        break;
+      case 'emoji':
+        out += t.char ?? `:${t.code}:`;
+        break;
+      case 'newline':
+        out += '\n';
+        break;
+    }
+  }
+  return out;
+}
+
+/** A thread's title: its parent's plain text on one line, cut to `limit` with an ellipsis. */
+export function threadTitle(text: string, names: MrkdwnNames, limit: number = THREAD_TITLE_LENGTH): string {
+  return cutText(tokensToPlain(tokenize(text, names)), limit);
+}

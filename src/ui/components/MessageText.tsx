@@ -1,0 +1,74 @@
+/**
+ * A message's Slack markup as React elements (DESIGN §6): tokens from src/model/mrkdwn, each
+ * turned into an element whose text React escapes; no HTML string is ever injected.
+ */
+import { Fragment, useMemo, type ReactNode } from 'react';
+import { isSafeUrl, stripBidi, tokenize, type MrkdwnNames, type Token } from '../../model/mrkdwn';
+
+/** Quotes and pre blocks are blocks: a newline right after one would add an empty line. */
+function isBlock(token: Token | undefined): boolean {
+  return token?.kind === 'quote' || token?.kind === 'pre';
+}
+
+function renderTokens(tokens: Token[]): ReactNode[] {
+  const out: ReactNode[] = [];
+  tokens.forEach((token, i) => {
+    if (token.kind === 'newline' && isBlock(tokens[i - 1])) return;
+    out.push(<Fragment key={i}>{renderToken(token)}</Fragment>);
+  });
+  return out;
+}
+
+function renderToken(token: Token): ReactNode {
+  switch (token.kind) {
+    case 'text':
+      return token.text;
+    case 'bold':
+      return <strong>{renderTokens(token.children)}</strong>;
+    case 'italic':
+      return <em>{renderTokens(token.children)}</em>;
+    case 'strike':
+      return <s>{renderTokens(token.children)}</s>;
+    case 'code':
+      return <code>{token.text}</code>;
+    case 'pre':
+      return (
+        <pre>
+          <code>{token.text}</code>
+        </pre>
+      );
+    case 'quote':
+      return <blockquote>{renderTokens(token.children)}</blockquote>;
+    case 'user':
+      return <span className="mention">@{stripBidi(token.name)}</span>;
+    case 'channel':
+      return <span className="mention channel">#{stripBidi(token.name)}</span>;
+    case 'broadcast':
+      return <span className="mention broadcast">@{stripBidi(token.name)}</span>;
+    case 'link': {
+      const label = stripBidi(token.label) || token.url;
+      // Checked again here: only http:, https: and mailto: ever become an href.
+      if (!isSafeUrl(token.url)) return label;
+      return (
+        <a href={token.url} target="_blank" rel="noopener noreferrer">
+          {label}
+        </a>
+      );
+    }
+    case 'emoji':
+      return token.char === null ? (
+        `:${token.code}:`
+      ) : (
+        <span className="emoji" role="img" aria-label={`:${token.code}:`}>
+          {token.char}
+        </span>
+      );
+    case 'newline':
+      return <br />;
+  }
+}
+
+export function MessageText({ text, names }: { text: string; names: MrkdwnNames }) {
+  const tokens = useMemo(() => tokenize(text, names), [text, names]);
+  return <div className="mrkdwn">{renderTokens(tokens)}</div>;
+}
