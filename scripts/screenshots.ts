@@ -8,28 +8,66 @@ import { buildClientIfNeeded } from './start';
 
 buildClientIfNeeded();
 mkdirSync('screenshots', { recursive: true });
-const server = await startServer();
 const browser = await launchBrowser();
 try {
   for (const theme of ['dark', 'light'] as const) {
+    // A fresh workspace per theme: the last screen reads everything.
+    const server = await startServer();
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     await context.addInitScript((t) => localStorage.setItem('theme', t), theme);
     const page = await context.newPage();
+    const shot = (name: string) => page.screenshot({ path: `screenshots/${name}-${theme}.png` });
     await page.goto(`${server.url}/auth`);
     await page.getByRole('button', { name: 'Connect to Slack' }).waitFor();
-    await page.screenshot({ path: `screenshots/auth-${theme}.png` });
+    await shot('auth');
     await signIn(page, server.url);
-    await page.getByRole('option').first().waitFor();
-    await page.screenshot({ path: `screenshots/inbox-${theme}.png` });
-    await page.getByRole('option').first().click();
+    await page.locator('.group-header').first().waitFor();
+    await page.getByRole('option').nth(5).hover();
+    await page.keyboard.press('Control+1');
+    await page.mouse.move(640, 10);
+    await page.waitForTimeout(300);
+    await shot('inbox-grouped');
+    await page.locator('[role="option"][data-conversation-id]').first().click();
     await page.locator('.message').first().waitFor();
-    await page.screenshot({ path: `screenshots/conversation-${theme}.png` });
+    await shot('conversation');
+    await page.keyboard.press('/');
+    await page.getByRole('searchbox', { name: 'Search in conversation' }).fill('the');
+    await shot('conversation-search');
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('?');
+    await shot('shortcuts');
+    await page.keyboard.press('x');
+    await page.keyboard.press('Shift+K');
+    await page.getByRole('searchbox', { name: 'Filter this view' }).fill('deploy');
+    await page.waitForTimeout(300);
+    await shot('filter');
+    await page.keyboard.press('Escape');
     await page.getByRole('button', { name: 'Open menu' }).click();
-    await page.screenshot({ path: `screenshots/menu-${theme}.png` });
+    await page.getByRole('navigation', { name: 'Menu' }).locator('[aria-haspopup="menu"]').click();
+    await shot('menu');
+    await page.goto(`${server.url}/profile/me`);
+    await page.getByText('This is you').waitFor();
+    await shot('profile');
+    await page.goto(`${server.url}/conversations`);
+    await page.getByRole('option').first().waitFor();
+    await shot('conversations');
+    const token = await page.evaluate(() => localStorage.getItem('sift_token'));
+    const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
+    {
+      const list = (await (await fetch(`${server.url}/api/conversations/data`, { headers })).json()) as { data: { conversations: Array<{ id: string; unread_count: number }> } };
+      for (const c of list.data.conversations.filter((x) => x.unread_count > 0)) {
+        await fetch(`${server.url}/api/conversations/${encodeURIComponent(c.id)}/mark-read`, { method: 'POST', headers, body: '{}' });
+      }
+    }
+    await page.goto(`${server.url}/inbox`);
+    await page.getByText("You've hit Inbox Zero!").waitFor();
+    await page.waitForTimeout(300);
+    await shot('inbox-zero');
     await context.close();
+    await server.stop();
+    removeDir(server.dataDir);
   }
 } finally {
   await browser.close();
-  await server.stop();
-  removeDir(server.dataDir);
 }

@@ -3,7 +3,8 @@
  * receives conversations, only a window of rows: {total, rows, version}.
  */
 import { AVATAR_COLOUR_PAIRS, MEMBER_AVATARS_SHOWN } from './constants';
-import { colourIndex, cutText, initialsOf, plainText } from './text';
+import { colourIndex, cutText, initialsOf } from './text';
+import { tokenize, tokensToPlain } from './mrkdwn';
 import type { AiCategory, ConversationSummary, ConversationType, UserData } from './types';
 
 export interface RowAvatar {
@@ -74,7 +75,8 @@ export function toRow(
   const shown = others.slice(0, MEMBER_AVATARS_SHOWN).map((id) => avatarOf(users.get(id), id));
   const names = { user: (id: string) => { const u = users.get(id); return u ? displayName(u, id) : undefined; } };
   const latest = c.latest_message;
-  let preview = latest ? plainText(latest.text, names) : '';
+  // The preview reads as the message does: names for mentions, emoji for short codes, no markers.
+  let preview = latest ? tokensToPlain(tokenize(latest.text, names)) : '';
   if (latest?.user && c.type !== 'dm') {
     const author = latest.user === me ? 'You' : displayName(users.get(latest.user), latest.user).split(' ')[0];
     preview = `${author}: ${preview}`;

@@ -25,8 +25,8 @@ export function ShortcutsOverlay({ onClose }: { onClose: () => void }) {
           {SHORTCUTS.map((s) => (
             <div key={s.action} className="shortcut">
               <dt>
-                {s.keys.map((k) => (
-                  <kbd key={k}>{k}</kbd>
+                {s.keys.map((k, i) => (
+                  <kbd key={`${k}-${i}`}>{k}</kbd>
                 ))}
               </dt>
               <dd>{s.action}</dd>

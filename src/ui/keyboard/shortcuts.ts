@@ -20,6 +20,12 @@ export const SHORTCUTS: readonly Shortcut[] = [
   { keys: ['⌘/Ctrl', '3'], action: 'Set category FYI' },
   { keys: ['⌘/Ctrl', '0'], action: 'Remove category' },
   { keys: ['⌘/Ctrl', 'Z'], action: 'Undo last mark as read or category change' },
+  { keys: ['Shift', 'K'], action: 'Filter this view (no conversation open)' },
+  { keys: ['⌘/Ctrl', 'Shift', 'K'], action: 'Filter this view, or search the open conversation' },
+  { keys: ['/'], action: 'Search in conversation' },
+  { keys: ['Enter', 'Shift', 'Enter'], action: 'Next / previous match in conversation search' },
+  { keys: ['Enter'], action: 'Send the message (in the message box)' },
+  { keys: ['Shift', 'Enter'], action: 'New line (in the message box)' },
   { keys: ['?'], action: 'Show keyboard shortcuts' },
 ];
 
