@@ -7,12 +7,16 @@ import { colourIndex, cutText, initialsOf } from './text';
 import { tokenize, tokensToPlain } from './mrkdwn';
 import type { AiCategory, ConversationSummary, ConversationType, UserData } from './types';
 
-export interface RowAvatar {
-  id: string;
-  name: string;
+/** What an avatar draws: a picture, or initials on one of the theme's colour pairs. */
+export interface Face {
   initials: string;
   colour: number;
   image?: string;
+}
+
+export interface RowAvatar extends Face {
+  id: string;
+  name: string;
 }
 
 export interface ConversationRow {
@@ -25,7 +29,8 @@ export interface ConversationRow {
   latest_activity: number;
   category?: AiCategory;
   reason?: string;
-  avatars: RowAvatar[];
+  /** Up to three other members; their names come on hover (a row stays small: windows cross while scrolling). */
+  avatars: Face[];
   /** Members beyond the avatars shown ('+N'). */
   more: number;
 }
@@ -72,7 +77,10 @@ export function toRow(
   previewLength: number,
 ): ConversationRow {
   const others = c.member_ids.filter((id) => id !== me);
-  const shown = others.slice(0, MEMBER_AVATARS_SHOWN).map((id) => avatarOf(users.get(id), id));
+  const shown = others.slice(0, MEMBER_AVATARS_SHOWN).map((id): Face => {
+    const { initials, colour, image } = avatarOf(users.get(id), id);
+    return image ? { initials, colour, image } : { initials, colour };
+  });
   const names = { user: (id: string) => { const u = users.get(id); return u ? displayName(u, id) : undefined; } };
   const latest = c.latest_message;
   // The preview reads as the message does: names for mentions, emoji for short codes, no markers.

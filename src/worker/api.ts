@@ -7,7 +7,7 @@
 import * as Comlink from 'comlink';
 import type { Observable } from 'rxjs';
 import { createLogger, type ConsoleLike, type FatalEntry } from '../model/logger';
-import { conversationTitle, type ViewWindow } from '../model/rows';
+import { conversationTitle, displayName, type ViewWindow } from '../model/rows';
 import type { Layout } from '../model/layout';
 import type { AiCategory, AuthStatus, LiveState, User } from '../model/types';
 import type { LiveCommand } from '../streams/liveConnection';
@@ -92,6 +92,12 @@ export function createApi(config: EngineConfig, fetchFn?: typeof fetch) {
     release: (id: string) => engine.release(id),
     setCategory: (id: string, category: AiCategory | null) => engine.setCategory(id, category),
     featureFlags: () => engine.featureFlags(),
+    /** The names of a conversation's other members (the '+N' hover list). */
+    memberNames: (id: string): string[] => {
+      const c = engine.summary(id);
+      if (!c) return [];
+      return c.member_ids.filter((m) => m !== engine.store.me).map((m) => displayName(engine.store.users.get(m), m));
+    },
     refresh: () => engine.refresh(),
     user: (id: string): User | null => engine.user(id) as User | null,
     idAt: (viewId: string, index: number, layout?: Layout) => engine.idAt(viewId, index, layout),

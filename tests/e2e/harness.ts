@@ -38,7 +38,7 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-export async function startServer(options: { port?: number; dataDir?: string; env?: Record<string, string> } = {}): Promise<RunningServer> {
+export async function startServer(options: { port?: number; dataDir?: string; env?: Record<string, string>; startTimeoutMs?: number } = {}): Promise<RunningServer> {
   const port = options.port ?? (await freePort());
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'sift-e2e-'));
   // tsx as a loader keeps the server in this one process, so kill() really kills it.
@@ -51,7 +51,7 @@ export async function startServer(options: { port?: number; dataDir?: string; en
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 60_000);
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), options.startTimeoutMs ?? 60_000);
     const check = () => {
       if (out.includes('Sift is running')) {
         clearTimeout(timer);

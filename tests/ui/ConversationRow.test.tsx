@@ -1,8 +1,9 @@
-import { render, screen, within } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import type { ConversationRow as Row } from '../../src/model/rows';
 import { ConversationRow } from '../../src/ui/components/ConversationRow';
+import { useEngineForTests, type RemoteEngine } from '../../src/ui/engine';
 
 const NOW = 1_700_000_000_000;
 const NOW_S = NOW / 1000;
@@ -17,8 +18,8 @@ function row(over: Partial<Row> = {}): Row {
     preview: 'Ada: Ship it today',
     latest_activity: NOW_S - 5 * 60,
     avatars: [
-      { id: 'U1', name: 'Ada Lovelace', initials: 'AL', colour: 4 },
-      { id: 'U2', name: 'Bob Smith', initials: 'BS', colour: 7 },
+      { initials: 'AL', colour: 4 },
+      { initials: 'BS', colour: 7 },
     ],
     more: 0,
     ...over,
@@ -118,11 +119,15 @@ describe('ConversationRow (SPEC §2.4)', () => {
     else expect(within(option).queryByText(/^\+\d+$/)).toBeNull();
   });
 
-  it('shows the avatars’ initials and names all members on hover', () => {
+  it('shows the avatars’ initials, and names all other members on hover (asked of the engine)', async () => {
+    const memberNames = vi.fn(async () => ['Ada Lovelace', 'Bob Smith', 'Cy Young', 'Di Prince']);
+    useEngineForTests(Promise.resolve({ memberNames } as unknown as RemoteEngine));
     const { option } = renderRow({ more: 2 });
     expect(within(option).getByText('AL')).toBeTruthy();
     expect(within(option).getByText('BS')).toBeTruthy();
-    expect(within(option).getByTitle('Ada Lovelace, Bob Smith')).toBeTruthy();
+    fireEvent.mouseEnter(option.querySelector('.row-avatars')!);
+    await waitFor(() => expect(within(option).getByTitle('Ada Lovelace, Bob Smith, Cy Young, Di Prince')).toBeTruthy());
+    expect(memberNames).toHaveBeenCalledWith('C1');
   });
 
   it.each([

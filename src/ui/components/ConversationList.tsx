@@ -14,7 +14,7 @@ import { ConversationRow } from './ConversationRow';
 
 const ROW_HEIGHT = 72;
 const HEADER_HEIGHT = 40;
-const MIN_WINDOW = 30;
+const MIN_WINDOW = 20;
 
 export function ConversationList({
   hidden = false,
@@ -58,7 +58,7 @@ export function ConversationList({
     count: total,
     getScrollElement: () => scrollRef.current,
     estimateSize: (index) => (headers.includes(index) ? HEADER_HEIGHT : ROW_HEIGHT),
-    overscan: 8,
+    overscan: 4,
   });
   // Header positions moved (a group grew, shrank or collapsed): re-measure.
   useEffect(() => virtualizer.measure(), [headerKey, virtualizer]);

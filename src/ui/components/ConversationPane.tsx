@@ -12,6 +12,8 @@ import type { Message, UserData } from '../../model/types';
 import { command } from '../engine';
 import { useConversation } from '../hooks/useEngine';
 import { isMod } from '../keyboard/shortcuts';
+import { Link } from 'react-router';
+import { useFeatureFlag } from '../hooks/useFeatureFlag';
 import { Avatar } from './Avatar';
 import { MessageText } from './MessageText';
 import { SearchIcon } from './Icons';
@@ -31,6 +33,7 @@ export function ConversationPane({ id, onClose, now }: { id: string; onClose: ()
   const users = useMemo(() => new Map<string, UserData>(Object.entries(detail?.members ?? {})), [detail?.members]);
   const names = useMemo<Names>(() => ({ user: (uid) => (users.get(uid) ? displayName(users.get(uid), uid) : undefined) }), [users]);
   const messages = useMemo(() => detail?.messages ?? [], [detail?.messages]);
+  const profiles = useFeatureFlag('userProfile') === true;
 
   // The read mark when the conversation opened: the divider stays put while it is open.
   const [readMark, setReadMark] = useState<string | null>(null);
@@ -166,6 +169,7 @@ export function ConversationPane({ id, onClose, now }: { id: string; onClose: ()
             now={now}
             divider={i === firstNew}
             highlighted={m.ts === current}
+            profiles={profiles}
           />
         ))}
         <div ref={endRef} />
@@ -203,7 +207,17 @@ export function ConversationPane({ id, onClose, now }: { id: string; onClose: ()
   );
 }
 
-function MessageBlock({ divider, ...props }: { message: Message; users: Map<string, UserData>; names: Names; now: number; divider: boolean; highlighted: boolean }) {
+interface ItemProps {
+  message: Message;
+  users: Map<string, UserData>;
+  names: Names;
+  now: number;
+  highlighted: boolean;
+  /** Authors link to their profile (the user-profile flag). */
+  profiles: boolean;
+}
+
+function MessageBlock({ divider, ...props }: ItemProps & { divider: boolean }) {
   return (
     <>
       {divider && (
@@ -216,7 +230,7 @@ function MessageBlock({ divider, ...props }: { message: Message; users: Map<stri
   );
 }
 
-function MessageItem({ message, users, names, now, highlighted }: { message: Message; users: Map<string, UserData>; names: Names; now: number; highlighted: boolean }) {
+function MessageItem({ message, users, names, now, highlighted, profiles }: ItemProps) {
   const uid = message.user ?? '';
   const user = message.user_data ?? users.get(uid);
   const name = displayName(user, uid || 'Unknown');
@@ -229,10 +243,22 @@ function MessageItem({ message, users, names, now, highlighted }: { message: Mes
   }
   return (
     <article className={`message${message.pending ? ' pending' : ''}${highlighted ? ' highlighted' : ''}`} data-ts={message.ts}>
-      <Avatar avatar={avatarOf(user, uid)} size={32} />
+      {profiles && uid ? (
+        <Link to={`/profile/${uid}`} className="author-link" tabIndex={-1} aria-hidden="true">
+          <Avatar avatar={avatarOf(user, uid)} size={32} />
+        </Link>
+      ) : (
+        <Avatar avatar={avatarOf(user, uid)} size={32} />
+      )}
       <div className="message-body">
         <div className="message-meta">
-          <span className="message-author">{name}</span>
+          {profiles && uid ? (
+            <Link to={`/profile/${uid}`} className="message-author author-link">
+              {name}
+            </Link>
+          ) : (
+            <span className="message-author">{name}</span>
+          )}
           <time className="muted small">{message.pending ? 'Sending...' : messageTime(tsToMs(message.ts), now)}</time>
         </div>
         <div className="message-text">
@@ -241,7 +267,7 @@ function MessageItem({ message, users, names, now, highlighted }: { message: Mes
         {message.threads && message.threads.length > 0 && (
           <div className="thread-replies">
             {message.threads.map((r) => (
-              <MessageItem key={r.ts} message={r} users={users} names={names} now={now} highlighted={false} />
+              <MessageItem key={r.ts} message={r} users={users} names={names} now={now} highlighted={false} profiles={profiles} />
             ))}
           </div>
         )}

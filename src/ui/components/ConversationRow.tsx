@@ -1,19 +1,69 @@
 import { memo } from 'react';
 import type { ConversationRow as Row } from '../../model/rows';
 import { relativeTime } from '../../model/time';
+import { command } from '../engine';
 import { Avatar } from './Avatar';
 import { TypeIcon } from './TypeIcon';
 
 const CATEGORY_BARS: Record<string, number> = { urgent: 3, can_wait: 2, fyi: 1 };
 
-function CategoryBars({ category, reason }: { category?: string; reason?: string }) {
+/** The three-bar category icon; its reason shows on hover, and on the active row while navigating by keyboard. */
+function CategoryBars({ category, reason, tipId }: { category?: string; reason?: string; tipId: string }) {
   const level = category ? (CATEGORY_BARS[category] ?? 0) : 0;
   return (
-    <span className={`category-bars level-${level}`} title={reason} aria-label={category ? `Category ${category}` : 'Not categorized'}>
-      <i />
-      <i />
-      <i />
+    <span className="category">
+      <span className={`category-bars level-${level}`} title={reason} aria-label={category ? `Category ${category}` : 'Not categorized'}>
+        <i />
+        <i />
+        <i />
+      </span>
+      {reason && (
+        <span className="reason-tip" role="tooltip" id={tipId}>
+          {reason}
+        </span>
+      )}
     </span>
+  );
+}
+
+/** Windows arrive as new objects: compare what a row shows, so an unchanged row does not re-render. */
+function sameRow(a: Row, b: Row): boolean {
+  return (
+    a.id === b.id &&
+    a.name === b.name &&
+    a.unread === b.unread &&
+    a.preview === b.preview &&
+    a.latest_activity === b.latest_activity &&
+    a.category === b.category &&
+    a.reason === b.reason &&
+    a.more === b.more &&
+    a.is_private === b.is_private &&
+    a.avatars.length === b.avatars.length &&
+    a.avatars.every((f, i) => f.initials === b.avatars[i]!.initials && f.colour === b.avatars[i]!.colour && f.image === b.avatars[i]!.image)
+  );
+}
+
+type RowProps = {
+  row: Row;
+  selected: boolean;
+  active?: boolean;
+  onOpen: (id: string, index: number) => void;
+  onHover?: (index: number) => void;
+  now: number;
+  index: number;
+  setSize: number;
+};
+
+function equalProps(a: RowProps, b: RowProps): boolean {
+  return (
+    sameRow(a.row, b.row) &&
+    a.selected === b.selected &&
+    a.active === b.active &&
+    a.onOpen === b.onOpen &&
+    a.onHover === b.onHover &&
+    a.now === b.now &&
+    a.index === b.index &&
+    a.setSize === b.setSize
   );
 }
 
@@ -26,21 +76,13 @@ export const ConversationRow = memo(function ConversationRow({
   now,
   index,
   setSize,
-}: {
-  row: Row;
-  selected: boolean;
-  active?: boolean;
-  onOpen: (id: string, index: number) => void;
-  onHover?: (index: number) => void;
-  now: number;
-  index: number;
-  setSize: number;
-}) {
+}: RowProps) {
   return (
     <div
       id={`row-${row.id}`}
       role="option"
       aria-selected={selected}
+      aria-describedby={row.reason ? `reason-${row.id}` : undefined}
       aria-posinset={index + 1}
       aria-setsize={setSize}
       className={`conversation-row${selected ? ' selected' : ''}${active ? ' active' : ''}${row.unread > 0 ? ' unread' : ''}`}
@@ -48,7 +90,7 @@ export const ConversationRow = memo(function ConversationRow({
       onMouseEnter={onHover ? () => onHover(index) : undefined}
       data-conversation-id={row.id}
     >
-      <CategoryBars category={row.category} reason={row.reason} />
+      <CategoryBars category={row.category} reason={row.reason} tipId={`reason-${row.id}`} />
       <TypeIcon type={row.type} isPrivate={row.is_private} />
       <div className="row-main">
         <div className="row-top">
@@ -57,9 +99,16 @@ export const ConversationRow = memo(function ConversationRow({
         </div>
         <div className="row-bottom">
           <span className="row-preview">{row.preview}</span>
-          <span className="row-avatars" title={row.avatars.map((a) => a.name).join(', ')}>
-            {row.avatars.map((a) => (
-              <Avatar key={a.id} avatar={a} size={20} />
+          <span
+            className="row-avatars"
+            onMouseEnter={(e) => {
+              // The hover list names every other member (fetched on demand: rows carry faces only).
+              const target = e.currentTarget;
+              if (!target.title) void command((api) => api.memberNames(row.id)).then((names) => (target.title = names.join(', ')));
+            }}
+          >
+            {row.avatars.map((a, i) => (
+              <Avatar key={i} avatar={a} size={20} />
             ))}
             {row.more > 0 && <span className="more">+{row.more}</span>}
           </span>
@@ -72,4 +121,4 @@ export const ConversationRow = memo(function ConversationRow({
       </div>
     </div>
   );
-});
+}, equalProps);

@@ -3,7 +3,8 @@ import { NavLink, useNavigate } from 'react-router';
 import type { AuthStatus } from '../../model/types';
 import { displayName } from '../../model/rows';
 import { applyTheme, readTheme, type Theme } from '../session';
-import { useFeatureFlag, userAvatar } from '../screens/ProfileScreen';
+import { userAvatar } from '../screens/ProfileScreen';
+import { useFeatureFlag } from '../hooks/useFeatureFlag';
 import { Avatar } from './Avatar';
 import {
   AnalyticsIcon,

@@ -98,6 +98,13 @@ export function ListPage({ page, views, menuButton, now }: { page: string; views
     }, []),
   );
 
+  // Stable, so memoised rows do not re-render on every cursor move.
+  const keyboardNavRef = useRef(keyboardNav);
+  keyboardNavRef.current = keyboardNav;
+  const hover = useCallback((index: number) => {
+    if (!keyboardNavRef.current) setCursor(index);
+  }, []);
+
   const closeFilter = useCallback(() => {
     setFilterOpen(false);
     setQuery('');
@@ -303,7 +310,7 @@ export function ListPage({ page, views, menuButton, now }: { page: string; views
       </header>
       {filterOpen && <FilterBar value={query} onChange={(q) => { setQuery(q); setCursor(0); }} onClose={closeFilter} />}
       <div className={`split${openId ? ' detail-open' : ''}${keyboardNav ? ' keyboard-nav' : ''}`}>
-        <section className="list-pane" aria-label={label}>
+        <section className="list-pane" aria-label={label} data-load={load.status}>
           {load.status === 'error' ? (
             <div className="center-screen">
               <p className="center-title">Failed to load conversations</p>
@@ -333,7 +340,7 @@ export function ListPage({ page, views, menuButton, now }: { page: string; views
                 followActive={keyboardNav}
                 layout={layout}
                 onOpen={toggleOpen}
-                onHover={(index) => !keyboardNav && setCursor(index)}
+                onHover={hover}
                 onToggleGroup={toggleGroup}
                 onTotal={onTotal}
                 now={now}

@@ -2,6 +2,7 @@
  * The profile screen (SPEC §2.1): /profile/me and /profile/{userId}, only while the
  * userProfile feature flag is on (otherwise the route redirects to /inbox).
  */
+import { useFeatureFlag } from '../hooks/useFeatureFlag';
 import { useCallback, useEffect, useId } from 'react';
 import { Link, Navigate, useLocation, useNavigate, useParams } from 'react-router';
 import { useObservable, useObservableState } from 'observable-hooks';
@@ -15,22 +16,6 @@ import { ArrowLeftIcon, MailIcon } from '../components/Icons';
 import '../styles-menu.css';
 
 /** One feature flag of the session (SPEC §7.1): undefined until the engine answers, false when it fails. */
-export function useFeatureFlag(name: string): boolean | undefined {
-  const flag$ = useObservable(
-    (inputs$) =>
-      inputs$.pipe(
-        switchMap(([flag]) =>
-          defer(() => command((api) => api.featureFlags())).pipe(
-            map((flags) => flags[flag] === true),
-            catchError(() => of(false)),
-          ),
-        ),
-      ),
-    [name],
-  );
-  return useObservableState<boolean | undefined>(flag$, undefined);
-}
-
 type Picture = Pick<User, 'avatar' | 'avatar_url' | 'image_48' | 'image_72' | 'image_192' | 'image_512'>;
 
 /** An address an <img> may load: http(s), an image data: URL, or a same-origin path. */
