@@ -42,7 +42,8 @@ export function ConversationPane({ id, onClose, now }: { id: string; onClose: ()
   }, [detail, readMark]);
   const me = detail?.me;
   const firstNew = useMemo(() => {
-    if (!readMark) return -1;
+    // An empty read mark means never read: the divider goes before the first message from someone else.
+    if (readMark === null) return -1;
     return messages.findIndex((m) => !m.pending && m.user !== me && compareTs(m.ts, readMark) > 0 && !m.subtype);
   }, [messages, readMark, me]);
 

@@ -18,6 +18,7 @@ export function useToast(): Show {
 export function ToastProvider({ children }: { children: ReactNode }) {
   const [toasts, setToasts] = useState<Toast[]>([]);
   const next = useRef(1);
+  const dismiss = useCallback((id: number) => setToasts((current) => current.filter((x) => x.id !== id)), []);
   const show = useCallback<Show>((text, ms = TOAST_DEFAULT_MS) => {
     const id = next.current++;
     setToasts((current) => [...current.slice(-2), { id, text, ms }]);
@@ -27,17 +28,18 @@ export function ToastProvider({ children }: { children: ReactNode }) {
       {children}
       <div className="toasts" role="status" aria-live="polite">
         {toasts.map((t) => (
-          <ToastItem key={t.id} toast={t} onDone={() => setToasts((current) => current.filter((x) => x.id !== t.id))} />
+          <ToastItem key={t.id} toast={t} onDone={dismiss} />
         ))}
       </div>
     </ToastContext.Provider>
   );
 }
 
-function ToastItem({ toast, onDone }: { toast: Toast; onDone: () => void }) {
+/** Each toast keeps its own timer from when it appeared; others coming and going do not restart it. */
+function ToastItem({ toast, onDone }: { toast: Toast; onDone: (id: number) => void }) {
   useEffect(() => {
-    const timer = window.setTimeout(onDone, toast.ms);
+    const timer = window.setTimeout(() => onDone(toast.id), toast.ms);
     return () => window.clearTimeout(timer);
-  }, [toast.ms, onDone]);
+  }, [toast.id, toast.ms, onDone]);
   return <div className="toast">{toast.text}</div>;
 }

@@ -47,6 +47,8 @@ export function ListPage({ page, views, menuButton, now }: { page: string; views
   const [filterOpen, setFilterOpen] = useState(false);
   const [query, setQuery] = useState('');
   const [total, setTotal] = useState(0);
+  /** Conversations in the layout (its slots less the group headers). */
+  const [rowCount, setRowCount] = useState(0);
   const [listLoaded, setListLoaded] = useState(false);
   const [refreshing, setRefreshing] = useState(false);
   const [openId, setOpenId] = useState<string | null>(null);
@@ -66,6 +68,8 @@ export function ListPage({ page, views, menuButton, now }: { page: string; views
   const defaulted = useRef(false);
   const onTotal = useCallback((n: number, loaded: boolean, groups: Record<string, number>) => {
     setTotal(n);
+    const headers = Object.keys(groups).length;
+    setRowCount(headers ? Object.values(groups).reduce((a, b) => a + b, 0) : n);
     setListLoaded(loaded);
     // Urgent starts expanded, the others collapsed; with nothing urgent, the first group that has conversations opens instead.
     if (!defaulted.current && groups.urgent !== undefined) {
@@ -205,7 +209,7 @@ export function ListPage({ page, views, menuButton, now }: { page: string; views
           event.preventDefault();
           const action = undo.current;
           undo.current = null;
-          if (action) void action.run().then(() => toast('Undone'));
+          if (action) void action.run().then((ok) => toast(ok === false ? 'Could not undo' : 'Undone'));
         }
         return;
       }
@@ -346,7 +350,7 @@ export function ListPage({ page, views, menuButton, now }: { page: string; views
                 now={now}
               />
               {inboxZero && <InboxZero />}
-              {listLoaded && total === 0 && query.trim() && <p className="muted center-title empty-filter">No conversations match “{query.trim()}”</p>}
+              {listLoaded && rowCount === 0 && query.trim() && <p className="muted center-title empty-filter">No conversations match “{query.trim()}”</p>}
             </>
           )}
         </section>
