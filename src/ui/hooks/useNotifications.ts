@@ -24,9 +24,12 @@ function chime(context: AudioContext): void {
 export function useNotifications(open: (conversationId: string) => void): void {
   useEffect(() => {
     if (typeof Notification === 'undefined') return undefined;
+    // Sound is allowed once the page has had an interaction (sticky activation). Creating the
+    // AudioContext costs tens of milliseconds, so it waits for the first chime.
+    let interacted = false;
     let audio: AudioContext | null = null;
     const enableSound = () => {
-      audio ??= typeof AudioContext === 'undefined' ? null : new AudioContext();
+      interacted = true;
     };
     window.addEventListener('pointerdown', enableSound, { once: true });
     window.addEventListener('keydown', enableSound, { once: true });
@@ -36,7 +39,7 @@ export function useNotifications(open: (conversationId: string) => void): void {
     const subscription = remoteStream<IncomingMessage>((api, o) => api.incoming(o)).subscribe((message) => {
       if (document.visibilityState !== 'hidden' || Notification.permission !== 'granted') return;
       const notification = new Notification(`${message.author} in ${message.title}`, { body: message.body, tag: message.conversationId });
-      if (audio) chime(audio);
+      if (interacted && typeof AudioContext !== 'undefined') chime((audio ??= new AudioContext()));
       const close = window.setTimeout(() => notification.close(), NOTIFICATION_AUTO_CLOSE_MS);
       notification.onclick = () => {
         window.clearTimeout(close);
