@@ -155,3 +155,41 @@ describe('engine over a MessageChannel', () => {
     expect(await command((e) => e.openSubscriptions())).toBe(0);
   });
 });
+
+describe('engine start-up without data (SPEC §4.3)', () => {
+  it('answers a 404 on the first page with a full fetch from the workspace, then loads', async () => {
+    const server2 = await startTestServer();
+    const calls: string[] = [];
+    let refused = false;
+    // The real server, except that the first data call answers 404 as a workspace with nothing fetched yet would.
+    const fetchFn: typeof fetch = async (input, init) => {
+      const url = String(input instanceof Request ? input.url : input);
+      calls.push(new URL(url).pathname);
+      if (!refused && url.includes('/api/conversations/data')) {
+        refused = true;
+        return new Response(JSON.stringify({ error: 'No data' }), { status: 404, headers: { 'content-type': 'application/json' } });
+      }
+      return fetch(input, init);
+    };
+    const channel2 = new MessageChannel();
+    startEngine(channel2.port1 as unknown as Comlink.Endpoint, fetchFn);
+    const boot = Comlink.wrap<EngineBootstrap>(channel2.port2 as unknown as Comlink.Endpoint);
+    const api2 = (await boot.start({ baseUrl: server2.url, debug: false })) as unknown as RemoteEngine;
+    const { token } = await signIn(server2.url);
+    await api2.setToken(token);
+    const states: LoadState[] = [];
+    const unsubscribe = await api2.loadState(Comlink.proxy({ next: (s: LoadState) => void states.push(s), error: () => {}, complete: () => {} }));
+    const started = Date.now();
+    while (!states.some((s) => s.status === 'loaded') && Date.now() - started < 8_000) await new Promise((r) => setTimeout(r, 20));
+    expect(states.some((s) => s.status === 'loaded' && s.total > 100)).toBe(true);
+    const dataCalls = calls.map((p, i) => [p, i] as const).filter(([p]) => p === '/api/conversations/data');
+    const fetchAll = calls.indexOf('/api/conversations/fetch-all');
+    expect(fetchAll).toBeGreaterThan(dataCalls[0]![1]);
+    expect(dataCalls[1]![1]).toBeGreaterThan(fetchAll);
+    await unsubscribe();
+    await api2.dispose();
+    channel2.port1.close();
+    channel2.port2.close();
+    await server2.close();
+  });
+});

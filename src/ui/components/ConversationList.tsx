@@ -118,6 +118,7 @@ export function ConversationList({
                   role="option"
                   aria-selected={false}
                   aria-expanded={!item.collapsed}
+                  aria-label={`${item.label}, ${item.count} ${item.count === 1 ? 'conversation' : 'conversations'}, ${item.collapsed ? 'collapsed' : 'expanded'}`}
                   className={`group-header${slot.index === activeIndex ? ' active' : ''}`}
                   onClick={() => onToggleGroup(item.group)}
                   onMouseEnter={() => onHover(slot.index)}

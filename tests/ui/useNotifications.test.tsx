@@ -1,0 +1,98 @@
+/** Desktop notifications (SPEC §4.3, §4.15) with the browser's Notification replaced at its interface. */
+import { act, renderHook } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { useNotifications } from '../../src/ui/hooks/useNotifications';
+import { createFakeEngine } from './fakeEngine';
+
+class FakeNotification {
+  static permission: NotificationPermission = 'default';
+  static requestPermission = vi.fn(async () => FakeNotification.permission);
+  static shown: FakeNotification[] = [];
+  onclick: (() => void) | null = null;
+  closed = false;
+  constructor(
+    readonly title: string,
+    readonly options: NotificationOptions,
+  ) {
+    FakeNotification.shown.push(this);
+  }
+  close() {
+    this.closed = true;
+  }
+}
+
+let visibility: DocumentVisibilityState = 'visible';
+
+beforeEach(() => {
+  vi.useFakeTimers();
+  FakeNotification.permission = 'default';
+  FakeNotification.shown = [];
+  FakeNotification.requestPermission.mockClear();
+  vi.stubGlobal('Notification', FakeNotification);
+  visibility = 'visible';
+  vi.spyOn(document, 'visibilityState', 'get').mockImplementation(() => visibility);
+});
+
+afterEach(() => {
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+});
+
+const message = { conversationId: 'D1', title: 'Dana Scully', author: 'Dana Scully', body: 'Can you approve this?' };
+
+describe('useNotifications', () => {
+  it('asks for permission 2 s after start when it is undecided, and not before', async () => {
+    createFakeEngine();
+    renderHook(() => useNotifications(() => {}));
+    await act(async () => vi.advanceTimersByTime(1_999));
+    expect(FakeNotification.requestPermission).not.toHaveBeenCalled();
+    await act(async () => vi.advanceTimersByTime(1));
+    expect(FakeNotification.requestPermission).toHaveBeenCalledTimes(1);
+  });
+
+  it('does not ask again when permission was decided', async () => {
+    FakeNotification.permission = 'denied';
+    createFakeEngine();
+    renderHook(() => useNotifications(() => {}));
+    await act(async () => vi.advanceTimersByTime(5_000));
+    expect(FakeNotification.requestPermission).not.toHaveBeenCalled();
+  });
+
+  it('notifies only while the page is hidden and permission is granted; closes after 5 s; a click opens the conversation', async () => {
+    FakeNotification.permission = 'granted';
+    const engine = createFakeEngine();
+    const open = vi.fn();
+    const focus = vi.spyOn(window, 'focus').mockImplementation(() => {});
+    renderHook(() => useNotifications(open));
+    await act(async () => vi.advanceTimersByTime(10));
+
+    act(() => engine.streams.incoming.next(message));
+    expect(FakeNotification.shown).toHaveLength(0); // visible page: no notification
+
+    visibility = 'hidden';
+    act(() => engine.streams.incoming.next(message));
+    expect(FakeNotification.shown).toHaveLength(1);
+    const [shown] = FakeNotification.shown;
+    expect(shown!.title).toBe('Dana Scully in Dana Scully');
+    expect(shown!.options.body).toBe('Can you approve this?');
+
+    act(() => engine.streams.incoming.next(message));
+    expect(FakeNotification.shown).toHaveLength(2);
+    await act(async () => vi.advanceTimersByTime(5_000));
+    expect(FakeNotification.shown.every((n) => n.closed)).toBe(true);
+
+    act(() => engine.streams.incoming.next(message));
+    act(() => FakeNotification.shown[2]!.onclick?.());
+    expect(focus).toHaveBeenCalled();
+    expect(open).toHaveBeenCalledWith('D1');
+  });
+
+  it('stays silent without permission even when hidden', async () => {
+    FakeNotification.permission = 'denied';
+    visibility = 'hidden';
+    const engine = createFakeEngine();
+    renderHook(() => useNotifications(() => {}));
+    act(() => engine.streams.incoming.next(message));
+    expect(FakeNotification.shown).toHaveLength(0);
+  });
+});
