@@ -4,7 +4,7 @@
  */
 import { AVATAR_COLOUR_PAIRS, MEMBER_AVATARS_SHOWN } from './constants';
 import { colourIndex, cutText, initialsOf } from './text';
-import { tokenize, tokensToPlain } from './mrkdwn';
+import { threadTitle, tokenize, tokensToPlain } from './mrkdwn';
 import type { AiCategory, ConversationSummary, ConversationType, UserData } from './types';
 
 /** What an avatar draws: a picture, or initials on one of the theme's colour pairs. */
@@ -64,9 +64,12 @@ export function avatarOf(user: UserData | undefined, id: string): RowAvatar {
   return avatar;
 }
 
-/** The title a conversation shows: a dm shows its person, a thread its parent's words. */
+/** The title a conversation shows: a dm shows its person, a thread its parent message's words (cut to 50). */
 export function conversationTitle(c: ConversationSummary, users: ReadonlyMap<string, UserData>): string {
   if (c.type === 'dm' && c.dm_user) return displayName(users.get(c.dm_user), c.name);
+  if (c.type === 'thread' && c.parent_message?.text) {
+    return threadTitle(c.parent_message.text, { user: (id) => { const u = users.get(id); return u ? displayName(u, id) : undefined; } });
+  }
   return c.name;
 }
 

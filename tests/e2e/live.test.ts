@@ -65,7 +65,8 @@ describe('Sift end to end', () => {
         step();
       });
     }, dm.id);
-    await row.click();
+    // The simulator keeps reordering rows: click the row element itself rather than a screen position.
+    await row.dispatchEvent('click');
     await page.locator('.message').first().waitFor();
 
     await server.kill();
@@ -77,8 +78,9 @@ describe('Sift end to end', () => {
       const res = await api(server.url, otherToken)('/api/messages/send', { body: { channel: dm.id, text } });
       expect(res.status).toBe(200);
     }
-    for (const text of texts) await page.getByText(text, { exact: true }).waitFor({ timeout: 20_000 });
+    const pane = page.locator('.detail-pane .messages');
+    for (const text of texts) await pane.getByText(text, { exact: true }).waitFor({ timeout: 20_000 });
     await page.locator('.live-dot.connected').waitFor();
-    for (const text of texts) expect(await page.getByText(text, { exact: true }).count()).toBe(1);
+    for (const text of texts) expect(await pane.getByText(text, { exact: true }).count()).toBe(1);
   });
 });

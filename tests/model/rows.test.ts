@@ -169,3 +169,15 @@ describe('toRow: the other fields', () => {
     expect(toRow(conv({ ai_category: category }), users, ME, PREVIEW_LENGTH).category).toBe(category);
   });
 });
+
+describe('thread titles', () => {
+  it.each([
+    [':package: New release v3.14.6 of ledger published', '📦 New release v3.14.6 of ledger published'],
+    ['*Deploy* of <@U1> is done', 'Deploy of @Ada Lovelace is done'],
+    ['x'.repeat(80), `${'x'.repeat(49)}…`],
+  ])('a thread reads its parent %j as %j', (text, title) => {
+    const thread = conv({ type: 'thread', name: 'raw name', parent_conversation_id: 'C1', parent_message: { ts: '1.000001', text } });
+    expect(conversationTitle(thread, users)).toBe(title);
+    expect(toRow(thread, users, ME, PREVIEW_LENGTH).name).toBe(title);
+  });
+});
