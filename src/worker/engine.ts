@@ -133,9 +133,7 @@ export function createEngine(options: EngineOptions) {
   /** Sends in flight: shown as pending in their conversation until the live event arrives. */
   const pendingSends$ = new Subject<{ kind: 'add' | 'drop'; message: Message }>();
   const reload$ = new Subject<void>();
-  const fetchComplete$ = new Subject<void>();
   const incoming$ = new Subject<IncomingMessage>();
-  const featureUpdate$ = new Subject<unknown>();
 
   /** The session's feature flags, once fetched (see featureFlags). */
   let flags: Promise<Record<string, boolean>> | null = null;
@@ -282,12 +280,10 @@ export function createEngine(options: EngineOptions) {
         if (store.applyConversationUpdate(data as ConversationUpdateData)) changed();
         return;
       case 'fetch_complete':
-        fetchComplete$.next();
         reload$.next();
         return;
       case 'feature_update':
-        flags = null;
-        featureUpdate$.next(data);
+        flags = null; // the next featureFlags() call fetches them again
         return;
       default:
         return; // SPEC §4.8: any other event type is ignored.
@@ -585,7 +581,6 @@ export function createEngine(options: EngineOptions) {
     replaying$: replaying$.pipe(distinctUntilChanged()),
     load$: load$.asObservable(),
     viewCounts$,
-    fetchComplete$: fetchComplete$.asObservable(),
     incoming$: incoming$.asObservable(),
     store,
     dispose: () => sessions.unsubscribe(),
