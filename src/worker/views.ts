@@ -6,21 +6,22 @@
 import { compileFilter, type Predicate } from '../model/filter';
 import { SortedList } from '../model/sortedList';
 import type { ConversationSummary, FilterSpec } from '../model/types';
+import { BUILTIN_VIEWS as BUILTIN_DEFINITIONS, type ViewBase } from '../model/views';
 
+/** What an index needs of a view: its id and its rules. */
 export interface ViewDefinition {
   id: string;
   label: string;
   filter: FilterSpec;
 }
 
-/** The built-in sub-views of SPEC §2.1, as rules through the same engine. */
-export const BUILTIN_VIEWS: readonly ViewDefinition[] = [
-  { id: 'inbox', label: 'Inbox', filter: { rules: [{ field: 'unread_count', operator: 'gt', value: 0 }] } },
-  { id: 'conversations', label: 'All', filter: { rules: [] } },
-  { id: 'dms', label: 'DMs', filter: { rules: [{ field: 'type', operator: 'eq', value: 'dm' }] } },
-  { id: 'channels', label: 'Channels', filter: { rules: [{ field: 'type', operator: 'eq', value: 'channel' }] } },
-  { id: 'threads', label: 'Threads', filter: { rules: [{ field: 'type', operator: 'eq', value: 'thread' }] } },
-];
+/** A built-in or custom view as an index definition. */
+export function definitionOf(view: ViewBase): ViewDefinition {
+  return { id: view.id, label: view.label, filter: { rules: view.filters, combinator: view.combinator } };
+}
+
+/** The built-in sub-views (model/views), as index definitions. */
+export const BUILTIN_VIEWS: readonly ViewDefinition[] = BUILTIN_DEFINITIONS.map(definitionOf);
 
 /** Group rank in the AI order: the index in GROUPS (model/layout). */
 const RANK: Record<string, number> = { urgent: 0, can_wait: 1, fyi: 2 };
