@@ -11,7 +11,8 @@ import { conversationTitle, displayName, type ViewWindow } from '../model/rows';
 import type { Layout } from '../model/layout';
 import type { AiCategory, AuthStatus, LiveState, User } from '../model/types';
 import type { LiveCommand } from '../streams/liveConnection';
-import { createEngine, type ConversationDetail, type IncomingMessage, type LoadState, type SendResult } from './engine';
+import { createEngine, type ConversationDetail, type IncomingMessage, type LoadState, type SendResult, type ViewInput } from './engine';
+import type { View } from '../model/views';
 
 export interface RemoteObserver<T> {
   next(value: T): void;
@@ -90,6 +91,21 @@ export function createApi(config: EngineConfig, fetchFn?: typeof fetch) {
     markRead: (id: string) => engine.markRead(id),
     markUnread: (id: string, lastRead?: string) => engine.markUnread(id, lastRead),
     release: (id: string) => engine.release(id),
+    saveView: (input: ViewInput, id?: string) => engine.saveView(input, id),
+    deleteView: (id: string) => engine.deleteView(id),
+    reorderViews: (positions: Array<{ id: string; position: number }>) => engine.reorderViews(positions),
+    /** Options of the focus inbox modal: the member's channels and the workspace's people. */
+    focusOptions: () => {
+      const channels = [...engine.store.conversations.values()]
+        .filter((c) => c.type === 'channel')
+        .map((c) => ({ id: c.id, label: `${c.is_private ? '🔒 ' : '#'}${c.name}` }))
+        .sort((a, b) => a.label.localeCompare(b.label));
+      const people = [...engine.store.users.values()]
+        .filter((u) => u.id !== engine.store.me)
+        .map((u) => ({ id: u.id, label: displayName(u, u.id), detail: (u as User).title }))
+        .sort((a, b) => a.label.localeCompare(b.label));
+      return { channels, people };
+    },
     setCategory: (id: string, category: AiCategory | null) => engine.setCategory(id, category),
     featureFlags: () => engine.featureFlags(),
     /** The names of a conversation's other members (the '+N' hover list). */
@@ -120,6 +136,7 @@ export function createApi(config: EngineConfig, fetchFn?: typeof fetch) {
     viewWindow: (key: string, o: RemoteObserver<ViewWindow>) => remote(engine.viewWindow(key), o),
     conversation: (id: string, o: RemoteObserver<ConversationDetail>) => remote(engine.conversation(id), o),
     incoming: (o: RemoteObserver<IncomingMessage>) => remote(engine.incoming$, o),
+    views: (o: RemoteObserver<View[]>) => remote(engine.views$, o),
     fatalLog: (o: RemoteObserver<FatalEntry>) => {
       const listener = (entry: FatalEntry) => void o.next(entry);
       fatalListeners.add(listener);

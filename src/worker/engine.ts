@@ -38,7 +38,9 @@ import { PREVIEW_LENGTH } from '../model/constants';
 import { conversationTitle, displayName, type ViewWindow } from '../model/rows';
 import { notificationBody } from '../model/notification';
 import { FLAT_LAYOUT, type Layout } from '../model/layout';
+import type { View, ViewUpdateData } from '../model/views';
 import type {
+  FilterRule,
   AiCategory,
   AuthStatus,
   Conversation,
@@ -98,6 +100,16 @@ export interface IncomingMessage {
   author: string;
   /** The body of SPEC §5, already formatted. */
   body: string;
+}
+
+/** What the page sends to create or change a custom view (SPEC §7.6). */
+export interface ViewInput {
+  label: string;
+  filters: FilterRule[];
+  combinator?: 'and' | 'or';
+  parentViewId: string;
+  position?: number;
+  isVisible?: boolean;
 }
 
 export interface SendResult {
@@ -178,6 +190,21 @@ export function createEngine(options: EngineOptions) {
       cursor = page.next_cursor;
     }
     if (!progressive) log.time('apply snapshot', () => store.replaceAll(conversations));
+    await loadViews();
+  }
+
+  /** The member's views (SPEC §4.3 'load custom views'); a failure keeps the built-in ones. */
+  async function loadViews(): Promise<void> {
+    try {
+      const [custom, builtin] = await Promise.all([
+        http.request<{ views: View[] }>('/api/custom-views'),
+        http.request<{ views: View[] }>('/api/builtin-views'),
+      ]);
+      store.setCustomViews([...builtin.views, ...custom.views]);
+      changed();
+    } catch (error) {
+      log.warn('Custom views could not be loaded', toHttpError(error));
+    }
   }
 
   const loader$ = (loading$: BehaviorSubject<boolean>) =>
@@ -282,6 +309,15 @@ export function createEngine(options: EngineOptions) {
       case 'fetch_complete':
         reload$.next();
         return;
+      case 'view_update': {
+        // SPEC issue 4: view changes reach the member's other tabs through the stream.
+        const update = data as ViewUpdateData;
+        if (update.action === 'upsert') store.upsertView(update.view);
+        else if (update.action === 'delete') store.removeView(update.id);
+        else if (update.action === 'reset') store.setCustomViews(update.views);
+        changed();
+        return;
+      }
       case 'feature_update':
         flags = null; // the next featureFlags() call fetches them again
         return;
@@ -501,6 +537,47 @@ export function createEngine(options: EngineOptions) {
     }
   }
 
+  /**
+   * Creates (no id) or updates a custom view. Applied locally at once on success; a failure
+   * is logged only (SPEC §8) and answered, so the modal can stay open with its input.
+   */
+  async function saveView(input: ViewInput, id?: string): Promise<{ ok: boolean; view?: View; error?: string }> {
+    try {
+      const path = id ? `/api/custom-views/${encodeURIComponent(id)}` : '/api/custom-views';
+      const { view } = await http.request<{ view: View }>(path, { method: id ? 'PUT' : 'POST', body: input });
+      store.upsertView(view);
+      changed();
+      return { ok: true, view };
+    } catch (error) {
+      log.error(id ? 'Custom view update failed' : 'Custom view create failed', toHttpError(error));
+      return { ok: false, error: toHttpError(error).message };
+    }
+  }
+
+  async function deleteView(id: string): Promise<{ ok: boolean; error?: string }> {
+    try {
+      await http.request(`/api/custom-views/${encodeURIComponent(id)}`, { method: 'DELETE' });
+      store.removeView(id);
+      changed();
+      return { ok: true };
+    } catch (error) {
+      log.error('Custom view delete failed', toHttpError(error));
+      return { ok: false, error: toHttpError(error).message };
+    }
+  }
+
+  async function reorderViews(positions: Array<{ id: string; position: number }>): Promise<boolean> {
+    try {
+      const { views } = await http.request<{ views: View[] }>('/api/custom-views/reorder', { body: { positions } });
+      for (const view of views) store.upsertView(view);
+      changed();
+      return true;
+    } catch (error) {
+      log.error('Custom view reorder failed', toHttpError(error));
+      return false;
+    }
+  }
+
   /** Marks a conversation unread again (the newest message from someone else), or back to `lastRead`. */
   async function markUnread(id: string, lastRead?: string): Promise<boolean> {
     try {
@@ -560,6 +637,13 @@ export function createEngine(options: EngineOptions) {
     liveCommand: (command: LiveCommand) => command$.next(command),
     markRead,
     markUnread,
+    saveView,
+    deleteView,
+    reorderViews,
+    views$: storeVersion$.pipe(
+      map(() => store.listViews()),
+      distinctUntilChanged((a, b) => JSON.stringify(a) === JSON.stringify(b)),
+    ),
     /** Lets a held conversation take its new place (see store.hold). */
     release: (id: string) => {
       if (store.release(id)) changed();

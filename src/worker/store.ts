@@ -9,7 +9,8 @@ import { FLAT_LAYOUT, GROUPS, headerSlots, slotCount, slotOfPosition, slotsIn, t
 import { displayName, toRow, type ListItem, type ViewWindow } from '../model/rows';
 import type { ConversationSummary, ConversationUpdateData, MessageUpdateData, UserData } from '../model/types';
 import { reduceSummary } from './reduce';
-import { BUILTIN_VIEWS, ViewIndex, type ViewDefinition } from './views';
+import { BUILTIN_VIEWS, ViewIndex, definitionOf, type ViewDefinition } from './views';
+import { BUILTIN_VIEWS as BUILTIN_VIEW_RECORDS, byPosition, type View } from '../model/views';
 
 /** In-view filters kept at once (each is maintained on every event until dropped). */
 const MAX_FILTERED_VIEWS = 4;
@@ -20,6 +21,8 @@ export class EngineStore {
   /** Every maintained index: the built-in views in time order, and on demand other orders and filters. */
   readonly views = new Map<string, ViewIndex>();
   private readonly definitions = new Map<string, ViewDefinition>();
+  /** The member's views as the page lists them: built-in, then custom (focus inboxes). */
+  private viewRecords = new Map<string, View>(BUILTIN_VIEW_RECORDS.map((v) => [v.id, v]));
   me = '';
   /** Bumped on every change the page may need to see. */
   version = 0;
@@ -29,6 +32,42 @@ export class EngineStore {
       this.definitions.set(definition.id, definition);
       this.views.set(definition.id, new ViewIndex(definition, (op) => this.log.warn(`Unknown filter operator ${op}: it matches everything`)));
     }
+  }
+
+  /** Every view, ordered by page and position (SPEC §4.9). */
+  listViews(): View[] {
+    return [...this.viewRecords.values()].sort(byPosition);
+  }
+
+  /** Adds or replaces a view; its indexes are rebuilt from its (possibly new) rules. */
+  upsertView(view: View): void {
+    this.dropIndexes(view.id);
+    this.viewRecords.set(view.id, view);
+    this.definitions.set(view.id, definitionOf(view));
+    const index = new ViewIndex(definitionOf(view), (op) => this.log.warn(`Unknown filter operator ${op}: it matches everything`));
+    index.rebuild(this.conversations.values());
+    this.views.set(view.id, index);
+    this.version += 1;
+  }
+
+  removeView(id: string): void {
+    if (BUILTIN_VIEW_RECORDS.some((v) => v.id === id)) return;
+    this.dropIndexes(id);
+    this.viewRecords.delete(id);
+    this.definitions.delete(id);
+    this.version += 1;
+  }
+
+  /** Replaces the custom views (a session's first load, or a reset event); built-in views stay. */
+  setCustomViews(views: readonly View[]): void {
+    for (const record of [...this.viewRecords.values()]) if (record.isCustom) this.removeView(record.id);
+    for (const view of views) if (view.isCustom) this.upsertView(view);
+    // Built-in settings (visibility, position) from the server replace the defaults.
+    for (const view of views) if (!view.isCustom && this.viewRecords.has(view.id)) this.viewRecords.set(view.id, view);
+  }
+
+  private dropIndexes(viewId: string): void {
+    for (const key of [...this.views.keys()]) if (key === viewId || key.startsWith(`${viewId}\u0000`)) this.views.delete(key);
   }
 
   private static indexKey(viewId: string, layout: Layout): string {

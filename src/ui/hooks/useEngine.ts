@@ -1,5 +1,7 @@
 /** observable-hooks bindings to the engine's streams. */
+import { useMemo } from 'react';
 import { useObservable, useObservableState } from 'observable-hooks';
+import { BUILTIN_VIEWS, type View } from '../../model/views';
 import { switchMap } from 'rxjs';
 import type { ViewWindow } from '../../model/rows';
 import type { LiveState } from '../../model/types';
@@ -34,4 +36,12 @@ export function useConversation(id: string | null): ConversationDetail | undefin
     [id],
   );
   return useObservableState(detail$, undefined);
+}
+
+const views$ = remoteStream<View[]>((api, o) => api.views(o));
+
+/** The visible views of a page, in order (SPEC §4.9); the built-in ones until the engine answers. */
+export function usePageViews(page: string): View[] {
+  const all = useObservableState(views$, BUILTIN_VIEWS as View[]);
+  return useMemo(() => all.filter((v) => v.parentViewId === page && v.isVisible), [all, page]);
 }
