@@ -15,6 +15,7 @@ import { authRoutes } from './routes/auth';
 import { conversationRoutes } from './routes/conversations';
 import { liveRoutes } from './routes/live';
 import { staticRoutes } from './routes/static';
+import { viewRoutes } from './routes/views';
 
 export interface Clock {
   now(): number;
@@ -92,6 +93,7 @@ export function createApp(deps: AppDeps) {
   app.route('/', authRoutes(ctx));
   app.route('/', conversationRoutes(ctx));
   app.route('/', liveRoutes(ctx));
+  app.route('/', viewRoutes(ctx));
   app.all('/api/*', (c) => c.json({ error: `No such endpoint: ${c.req.method} ${c.req.path}` }, 404));
   app.route('/', staticRoutes(ctx));
   return { app, ctx };

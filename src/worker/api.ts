@@ -98,7 +98,7 @@ export function createApi(config: EngineConfig, fetchFn?: typeof fetch) {
     focusOptions: () => {
       const channels = [...engine.store.conversations.values()]
         .filter((c) => c.type === 'channel')
-        .map((c) => ({ id: c.id, label: `${c.is_private ? '🔒 ' : '#'}${c.name}` }))
+        .map((c) => (c.is_private ? { id: c.id, label: `#${c.name}`, detail: 'Private' } : { id: c.id, label: `#${c.name}` }))
         .sort((a, b) => a.label.localeCompare(b.label));
       const people = [...engine.store.users.values()]
         .filter((u) => u.id !== engine.store.me)

@@ -9,7 +9,8 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Layout } from '../../src/model/layout';
 import type { ConversationSummary } from '../../src/model/types';
 import { ToastProvider } from '../../src/ui/components/Toasts';
-import { ListPage, type SubView } from '../../src/ui/screens/ListPage';
+import { ListPage } from '../../src/ui/screens/ListPage';
+import { BUILTIN_VIEWS, type View } from '../../src/model/views';
 import type { LoadState } from '../../src/worker/engine';
 import { FAKE_NOW, USER_ALICE, USER_ME } from '../fixtures/events';
 import { createFakeEngine, summary, type FakeEngineOptions } from './fakeEngine';
@@ -32,24 +33,24 @@ const ALICE_DM = unread({ id: 'D_ALICE', name: 'dm-alice', type: 'dm', dm_user: 
 const ARCHIVE = summary({ id: 'C_ARCHIVE', name: 'archive', ai_category: 'urgent', latest_activity: minutesAgo(1) });
 const INBOX = [DEPLOY, INCIDENT, DESIGN, NEWS, LUNCH, RANDOM, ALICE_DM, ARCHIVE];
 
-const INBOX_VIEW: SubView[] = [{ id: 'inbox', label: 'Inbox' }];
+const INBOX_VIEW: View[] = BUILTIN_VIEWS.filter((v) => v.parentViewId === 'inbox');
 
 const settle = () => act(() => new Promise<void>((resolve) => setTimeout(resolve, 0)));
 
-function renderPage(options: FakeEngineOptions = {}, views: SubView[] = INBOX_VIEW) {
-  const fake = createFakeEngine({ conversations: INBOX, users: [USER_ME, USER_ALICE], me: USER_ME.id, ...options });
+function renderPage(options: FakeEngineOptions = {}, views: View[] = INBOX_VIEW) {
+  const fake = createFakeEngine({ conversations: INBOX, users: [USER_ME, USER_ALICE], me: USER_ME.id, views, ...options });
   const events = userEvent.setup();
   render(
     <MemoryRouter>
       <ToastProvider>
-        <ListPage page="inbox" views={views} menuButton={null} now={NOW} />
+        <ListPage page="inbox" menuButton={null} now={NOW} />
       </ToastProvider>
     </MemoryRouter>,
   );
   return { fake, events };
 }
 
-async function renderSettled(options: FakeEngineOptions = {}, views?: SubView[]) {
+async function renderSettled(options: FakeEngineOptions = {}, views?: View[]) {
   const page = renderPage(options, views);
   await settle();
   await settle();
@@ -434,9 +435,10 @@ describe('ListPage category keys (SPEC §2.11, §4.5, §8 categories)', () => {
 
 describe('ListPage tabs (SPEC §2.4)', () => {
   it('each tab shows its unread count from the engine', async () => {
-    const views: SubView[] = [
-      { id: 'inbox', label: 'Inbox' },
-      { id: 'dms', label: 'DMs' },
+    // The inbox page's built-in view and a focus inbox of DMs on the same page.
+    const views: View[] = [
+      ...INBOX_VIEW,
+      { id: 'dms', label: 'DMs', parentViewId: 'inbox', position: 1, isVisible: true, isCustom: true, created_by: 'user', filters: [{ field: 'type', operator: 'in', value: ['dm'] }] },
     ];
     const { fake } = await renderSettled({ viewCounts: { total: { inbox: 9, dms: 4 }, unread: { inbox: 7, dms: 2 } } }, views);
     const inbox = screen.getByRole('tab', { name: /Inbox/ });

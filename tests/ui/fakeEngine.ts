@@ -21,6 +21,7 @@ import { useEngineForTests, type RemoteEngine } from '../../src/ui/engine';
 import type { EngineApi, RemoteObserver, Unsubscribe, ViewCounts } from '../../src/worker/api';
 import type { ConversationDetail, IncomingMessage, LoadState } from '../../src/worker/engine';
 import { EngineStore } from '../../src/worker/store';
+import { BUILTIN_VIEWS, type View } from '../../src/model/views';
 
 /** An unsubscribe handle as the page receives it: callable, and releasable like a Comlink proxy. */
 export type Handle = Unsubscribe & { [Comlink.releaseProxy]: () => void };
@@ -29,7 +30,7 @@ type AsCommand<F> = F extends (...args: infer A) => infer R ? (...args: A) => Pr
 type AsStream<F> = F extends (...args: infer A) => unknown ? (...args: A) => Handle : never;
 
 type CommandName = 'featureFlags' | 'memberNames' | 'reload' | 'refresh' | 'markRead' | 'markUnread' | 'release' | 'setCategory' | 'send' | 'facts' | 'idAt' | 'slotAt' | 'indexOf' | 'setWindow';
-type StreamName = 'loadState' | 'viewCounts' | 'liveState' | 'viewWindow' | 'conversation' | 'incoming';
+type StreamName = 'loadState' | 'viewCounts' | 'liveState' | 'viewWindow' | 'conversation' | 'incoming' | 'views';
 
 export type FakeApi = { [K in CommandName]: Mock<AsCommand<EngineApi[K]>> } & { [K in StreamName]: AsStream<EngineApi[K]> };
 
@@ -91,6 +92,8 @@ export interface FakeEngineOptions {
   viewCounts?: ViewCounts;
   /** The session's feature flags (default: what the engine answers when they cannot be read). */
   flags?: Record<string, boolean>;
+  /** The member's views (default: the built-in ones). */
+  views?: View[];
 }
 
 export function createFakeEngine(options: FakeEngineOptions = {}) {
@@ -107,6 +110,7 @@ export function createFakeEngine(options: FakeEngineOptions = {}) {
     viewCounts: new FakeStream<ViewCounts>(options.viewCounts ?? countsFromStore()),
     liveState: new FakeStream<LiveState>({ status: 'connected', attempt: 0 }),
     incoming: new FakeStream<IncomingMessage>(),
+    views: new FakeStream<View[]>(options.views ?? [...BUILTIN_VIEWS]),
   };
 
   /* List windows: the engine keeps one range per list key, re-sending its window when the range or the store changes. */
@@ -186,6 +190,7 @@ export function createFakeEngine(options: FakeEngineOptions = {}) {
     viewCounts: (o) => streams.viewCounts.subscribe(o),
     liveState: (o) => streams.liveState.subscribe(o),
     incoming: (o) => streams.incoming.subscribe(o),
+    views: (o) => streams.views.subscribe(o),
     viewWindow: (key, o) => windowStream(key).subscribe(o),
     conversation: (id, o) => conversation(id).subscribe(o),
   };

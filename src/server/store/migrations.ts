@@ -58,6 +58,23 @@ export const MIGRATIONS: readonly string[] = [
   UPDATE conversations SET latest_ts = '' WHERE latest_ts IS NULL;
   CREATE INDEX conversations_by_activity ON conversations (workspace_id, latest_ts DESC, id ASC);
   `,
+  // 3: each member's custom views (focus inboxes) and their settings of the built-in views.
+  `
+  CREATE TABLE custom_views (
+    workspace_id TEXT NOT NULL, user_id TEXT NOT NULL, id TEXT NOT NULL,
+    label TEXT NOT NULL, filters TEXT NOT NULL DEFAULT '[]',
+    combinator TEXT CHECK (combinator IN ('and', 'or')),
+    parent_view_id TEXT NOT NULL, position INTEGER,
+    is_visible INTEGER NOT NULL DEFAULT 1 CHECK (is_visible IN (0, 1)),
+    created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL,
+    PRIMARY KEY (workspace_id, user_id, id)
+  ) WITHOUT ROWID;
+  CREATE TABLE builtin_view_settings (
+    workspace_id TEXT NOT NULL, user_id TEXT NOT NULL, view_id TEXT NOT NULL,
+    is_visible INTEGER NOT NULL CHECK (is_visible IN (0, 1)), position INTEGER,
+    PRIMARY KEY (workspace_id, user_id, view_id)
+  ) WITHOUT ROWID;
+  `,
 ];
 
 export function migrate(db: Database.Database): number {

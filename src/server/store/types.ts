@@ -17,6 +17,7 @@ import type {
   UserData,
   Workspace,
 } from '../../model/types';
+import { BUILTIN_VIEWS, type BuiltinView, type CustomView } from '../../model/views';
 
 export interface Membership {
   workspace: Workspace;
@@ -115,6 +116,55 @@ export interface ImportBatch {
   readMarks?: Array<{ conversation_id: string; user_id: string; last_read: string }>;
 }
 
+/** A member's setting of one built-in view (SPEC §3: built-in views with visibility flags). */
+export interface BuiltinViewSetting {
+  viewId: string;
+  isVisible: boolean;
+  /** Absent: the definition's position. */
+  position?: number;
+}
+
+/** The built-in views (model/views) with a member's settings applied, in definition order. */
+export function applyBuiltinSettings(settings: readonly BuiltinViewSetting[]): BuiltinView[] {
+  const byId = new Map(settings.map((s) => [s.viewId, s]));
+  return BUILTIN_VIEWS.map((view) => {
+    const setting = byId.get(view.id);
+    if (!setting) return { ...view, filters: [...view.filters] };
+    return { ...view, filters: [...view.filters], isVisible: setting.isVisible, position: setting.position ?? view.position };
+  });
+}
+
+/** A new custom view; the store stamps createdAt/updatedAt. */
+export interface NewCustomView {
+  id: string;
+  label: string;
+  filters: CustomView['filters'];
+  combinator?: 'and' | 'or';
+  parentViewId: string;
+  /** undefined: appended to its page (SPEC §4.9); null: no position (ordered as 999). */
+  position?: number | null;
+  isVisible: boolean;
+}
+
+/** A change to a custom view; absent fields stay as they are. */
+export interface CustomViewPatch {
+  label?: string;
+  filters?: CustomView['filters'];
+  combinator?: 'and' | 'or';
+  /** Moving to another page without a position appends the view to that page. */
+  parentViewId?: string;
+  /** null clears the position (ordered as 999). */
+  position?: number | null;
+  /** 'toggle' flips it, atomically. */
+  isVisible?: boolean | 'toggle';
+}
+
+/** Every view of a member: the built-ins with their settings (definition order), and the custom views (as listCustomViews orders them). */
+export interface MemberViews {
+  builtin: BuiltinView[];
+  custom: CustomView[];
+}
+
 export interface Store {
   /* workspaces, accounts, users */
   upsertWorkspace(workspace: Workspace & { source: string }): Promise<void>;
@@ -176,6 +226,43 @@ export interface Store {
   latestFromOthers(workspaceId: string, conversationId: string, userId: string): Promise<{ ts: string; before: string } | null>;
   countMessages(workspaceId: string): Promise<number>;
   importBatch(workspaceId: string, batch: ImportBatch): Promise<void>;
+
+  /* a member's views (SPEC §7.6); every write appends its events in the same transaction */
+  /** The member's custom views, of one page or all, ordered by position (missing as 999), ties by label. */
+  listCustomViews(workspaceId: string, userId: string, parentViewId?: string): Promise<CustomView[]>;
+  getCustomView(workspaceId: string, userId: string, id: string): Promise<CustomView | null>;
+  createCustomView(workspaceId: string, userId: string, view: NewCustomView, at: number, build: EventBuilder<CustomView>): Promise<Written<CustomView>>;
+  /** null (and nothing written) when the member has no such view. */
+  updateCustomView(
+    workspaceId: string,
+    userId: string,
+    id: string,
+    patch: CustomViewPatch,
+    at: number,
+    build: EventBuilder<CustomView>,
+  ): Promise<Written<CustomView> | null>;
+  /** null (and nothing written) when the member has no such view; else the id. */
+  deleteCustomView(workspaceId: string, userId: string, id: string, at: number, build: EventBuilder<string>): Promise<Written<string> | null>;
+  /** Sets several positions at once; null (and nothing written) when any id is not one of the member's views. */
+  reorderCustomViews(
+    workspaceId: string,
+    userId: string,
+    positions: ReadonlyArray<{ id: string; position: number }>,
+    at: number,
+    build: EventBuilder<MemberViews>,
+  ): Promise<Written<MemberViews> | null>;
+  listBuiltinViewSettings(workspaceId: string, userId: string): Promise<BuiltinViewSetting[]>;
+  /** Sets (or with 'toggle' flips) a built-in view's visibility; null (and nothing written) for an unknown built-in id. */
+  setBuiltinVisibility(
+    workspaceId: string,
+    userId: string,
+    viewId: string,
+    isVisible: boolean | 'toggle',
+    at: number,
+    build: EventBuilder<BuiltinView>,
+  ): Promise<Written<BuiltinView> | null>;
+  /** Creates the member's missing settings rows with the definitions' defaults; `created` counts them (0: nothing changed). */
+  initializeBuiltinViews(workspaceId: string, userId: string, at: number, build: EventBuilder<MemberViews & { created: number }>): Promise<Written<MemberViews & { created: number }>>;
 
   /* the event log */
   /** Appends events, each with its member's next sequence, in one transaction. */

@@ -68,6 +68,8 @@ export function ConversationPane({ id, onClose, now }: { id: string; onClose: ()
   // / or Cmd/Ctrl+Shift+K open the search.
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
+      // A dialog above the pane owns its keys.
+      if (e.target instanceof Element && e.target.closest('[aria-modal="true"]')) return;
       const typing = e.target instanceof HTMLElement && (e.target.tagName === 'TEXTAREA' || e.target.tagName === 'INPUT');
       if ((e.key === '/' && !typing && !isMod(e)) || (isMod(e) && e.shiftKey && (e.key === 'k' || e.key === 'K'))) {
         e.preventDefault();

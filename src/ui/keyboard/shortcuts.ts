@@ -26,6 +26,10 @@ export const SHORTCUTS: readonly Shortcut[] = [
   { keys: ['Enter', 'Shift', 'Enter'], action: 'Next / previous match in conversation search' },
   { keys: ['Enter'], action: 'Send the message (in the message box)' },
   { keys: ['Shift', 'Enter'], action: 'New line (in the message box)' },
+  { keys: ['Alt', 'Shift', '←'], action: 'Move the selected focus inbox earlier' },
+  { keys: ['Alt', 'Shift', '→'], action: 'Move the selected focus inbox later' },
+  { keys: ['Enter'], action: 'Save (in the focus inbox dialog)' },
+  { keys: ['Esc'], action: 'Cancel a dialog' },
   { keys: ['?'], action: 'Show keyboard shortcuts' },
 ];
 

@@ -13,7 +13,9 @@ import { ConversationPane } from '../components/ConversationPane';
 import { ShortcutsOverlay } from '../components/ShortcutsOverlay';
 import { useToast } from '../components/Toasts';
 import { command } from '../engine';
-import { useLoadState, useViewCounts } from '../hooks/useEngine';
+import { useLoadState, usePageViews, useViewCounts } from '../hooks/useEngine';
+import { FocusInboxModal, type FocusInboxOption, type FocusInboxSaveInput } from '../components/FocusInboxModal';
+import { PAGES, type CustomView } from '../../model/views';
 import { isMod, isTyping } from '../keyboard/shortcuts';
 import { safeGet, safeSet } from '../session';
 import { SearchIcon } from '../components/Icons';
@@ -40,8 +42,16 @@ function readSortMode(page: string): SortMode {
   return safeGet(STORAGE_KEYS.sortModePrefix + page) === 'time' ? 'time' : 'ai';
 }
 
-export function ListPage({ page, views, menuButton, now }: { page: string; views: SubView[]; menuButton: React.ReactNode; now: number }) {
-  const [viewId, setViewId] = useState(views[0]!.id);
+interface ModalState {
+  mode: 'create' | 'edit';
+  view?: CustomView;
+  options: { channels: FocusInboxOption[]; people: FocusInboxOption[] };
+}
+
+export function ListPage({ page, menuButton, now }: { page: string; menuButton: React.ReactNode; now: number }) {
+  const views = usePageViews(page);
+  const [viewId, setViewId] = useState(views[0]?.id ?? page);
+  const [modal, setModal] = useState<ModalState | null>(null);
   const [sortMode, setSortMode] = useState<SortMode>(() => readSortMode(page));
   const [collapsed, setCollapsed] = useState<readonly GroupId[]>(DEFAULT_COLLAPSED);
   const [filterOpen, setFilterOpen] = useState(false);
@@ -61,6 +71,59 @@ export function ListPage({ page, views, menuButton, now }: { page: string; views
   const undo = useRef<Undo | null>(null);
   const lastMarkRead = useRef(0);
   const label = views.find((v) => v.id === viewId)?.label ?? '';
+  // A view that disappeared (deleted here or in another tab): fall back to the page's first.
+  useEffect(() => {
+    if (views.length && !views.some((v) => v.id === viewId)) {
+      setViewId(views[0]!.id);
+      setCursor(0);
+    }
+  }, [views, viewId]);
+
+  const openModal = useCallback(async (mode: 'create' | 'edit', view?: CustomView) => {
+    const options = await command((api) => api.focusOptions());
+    setModal({ mode, view, options });
+  }, []);
+
+  /** SPEC §4.9: a new view is appended and selected; an edit stays and is selected, unless it moved to another page. */
+  const saveView = useCallback(
+    async (input: FocusInboxSaveInput) => {
+      const editing = modal?.mode === 'edit' ? modal.view : undefined;
+      const result = await command((api) => api.saveView(input, editing?.id));
+      if (!result.ok || !result.view) throw new Error(result.error ?? 'The view was not saved');
+      setModal(null);
+      setCursor(0);
+      if (result.view.parentViewId === page) setViewId(result.view.id);
+      else setViewId(views.find((v) => v.id !== result.view!.id)?.id ?? page);
+    },
+    [modal, page, views],
+  );
+
+  /** Moves a focus inbox among the page's custom views (positions after the built-in ones). */
+  const moveView = useCallback(
+    async (id: string, target: number) => {
+      const custom = views.filter((v) => v.isCustom);
+      const from = custom.findIndex((v) => v.id === id);
+      if (from < 0 || target < 0 || target >= custom.length || target === from) return;
+      const order = [...custom];
+      const [moved] = order.splice(from, 1);
+      order.splice(target, 0, moved!);
+      const builtins = views.length - custom.length;
+      const ok = await command((api) => api.reorderViews(order.map((v, i) => ({ id: v.id, position: builtins + i + 1 }))));
+      if (!ok) toast('Failed to reorder the views');
+    },
+    [views, toast],
+  );
+  const dragged = useRef<string | null>(null);
+
+  const deleteView = useCallback(async () => {
+    const id = modal?.view?.id;
+    if (!id) return;
+    const result = await command((api) => api.deleteView(id));
+    if (!result.ok) throw new Error(result.error ?? 'The view was not deleted');
+    setModal(null);
+    setCursor(0);
+    setViewId(views.find((v) => v.id !== id)?.id ?? page);
+  }, [modal, views, page]);
   // SPEC §2.4: the celebration shows when the view is empty and no filter text is typed.
   const inboxZero = listLoaded && load.status === 'loaded' && (counts.total[viewId] ?? 0) === 0 && !query.trim();
   // Groups with headers on /inbox in AI order (SPEC §2.4); elsewhere AI order is flat.
@@ -213,6 +276,15 @@ export function ListPage({ page, views, menuButton, now }: { page: string; views
         }
         return;
       }
+      if (event.altKey && event.shiftKey && (key === 'ArrowLeft' || key === 'ArrowRight') && !typing) {
+        const custom = views.filter((v) => v.isCustom);
+        const at = custom.findIndex((v) => v.id === viewId);
+        if (at >= 0) {
+          event.preventDefault();
+          void moveView(viewId, at + (key === 'ArrowLeft' ? -1 : 1));
+        }
+        return;
+      }
       if (key === 'Escape') {
         if (openId && !event.defaultPrevented) {
           event.preventDefault();
@@ -262,7 +334,7 @@ export function ListPage({ page, views, menuButton, now }: { page: string; views
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [cursor, total, openId, views, viewId, openAt, markReadAndMove, setCategory, markUnread, toast, layout]);
+  }, [cursor, total, openId, views, viewId, openAt, markReadAndMove, setCategory, markUnread, toast, layout, moveView]);
 
   // Keyboard navigation is on after a navigation key and off again when the mouse moves.
   useEffect(() => {
@@ -278,24 +350,47 @@ export function ListPage({ page, views, menuButton, now }: { page: string; views
         {menuButton}
         <nav className="tabs" role="tablist" aria-label="Views">
           {views.map((view) => (
-            <button
+            <span
               key={view.id}
-              type="button"
-              role="tab"
-              tabIndex={-1}
-              aria-selected={view.id === viewId}
-              className={`tab${view.id === viewId ? ' active' : ''}`}
-              onClick={() => {
-                setViewId(view.id);
-                setCursor(0);
+              className={`tab-wrap${view.id === viewId ? ' active' : ''}`}
+              draggable={view.isCustom}
+              onDragStart={() => (dragged.current = view.id)}
+              onDragOver={(e) => view.isCustom && dragged.current && e.preventDefault()}
+              onDrop={(e) => {
+                e.preventDefault();
+                const id = dragged.current;
+                dragged.current = null;
+                if (id && id !== view.id) void moveView(id, views.filter((v) => v.isCustom).findIndex((v) => v.id === view.id));
               }}
             >
-              {view.label}
-              <span className="tab-count" aria-label={`${counts.unread[view.id] ?? 0} unread`}>
-                {counts.unread[view.id] ?? 0}
-              </span>
-            </button>
+              <button
+                type="button"
+                role="tab"
+                tabIndex={-1}
+                aria-selected={view.id === viewId}
+                className={`tab${view.id === viewId ? ' active' : ''}`}
+                onClick={() => {
+                  setViewId(view.id);
+                  setCursor(0);
+                }}
+              >
+                {view.label}
+                <span className="tab-count" aria-label={`${counts.unread[view.id] ?? 0} unread`}>
+                  {counts.unread[view.id] ?? 0}
+                </span>
+              </button>
+              {view.isCustom && (
+                <button type="button" className="icon-button tab-config" aria-label="Configure focus inbox" title={`Configure ${view.label}`} onClick={() => void openModal('edit', view as CustomView)}>
+                  <svg width="14" height="14" viewBox="0 0 16 16" aria-hidden="true">
+                    <path d="M2 4h8M13 4h1M2 12h2M7 12h7M10 2v4M4 10v4" fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" />
+                  </svg>
+                </button>
+              )}
+            </span>
           ))}
+          <button type="button" className="tab add-tab" aria-label="Create Focus Inbox" title="Create Focus Inbox" onClick={() => void openModal('create')}>
+            +
+          </button>
         </nav>
         <div className="top-actions">
           <button type="button" className="button small-button" onClick={() => void refresh()} disabled={refreshing} aria-label="Fetch data">
@@ -357,6 +452,20 @@ export function ListPage({ page, views, menuButton, now }: { page: string; views
         {openId && <ConversationPane id={openId} onClose={() => setOpenId(null)} now={now} />}
       </div>
       {showShortcuts && <ShortcutsOverlay onClose={() => setShowShortcuts(false)} />}
+      {modal && (
+        <FocusInboxModal
+          key={modal.view?.id ?? 'new'}
+          mode={modal.mode}
+          view={modal.view}
+          pageId={modal.view?.parentViewId ?? page}
+          pages={PAGES.map((p) => ({ id: p.id, label: p.label }))}
+          channels={modal.options.channels}
+          people={modal.options.people}
+          onSave={saveView}
+          onDelete={modal.mode === 'edit' ? deleteView : undefined}
+          onClose={() => setModal(null)}
+        />
+      )}
     </>
   );
 }

@@ -7,15 +7,6 @@ import { ListPage } from './ListPage';
 
 export type Page = 'inbox' | 'conversations' | 'ask-ai';
 
-const SUB_VIEWS: Record<Exclude<Page, 'ask-ai'>, Array<{ id: string; label: string }>> = {
-  inbox: [{ id: 'inbox', label: 'Inbox' }],
-  conversations: [
-    { id: 'conversations', label: 'All' },
-    { id: 'dms', label: 'DMs' },
-    { id: 'channels', label: 'Channels' },
-    { id: 'threads', label: 'Threads' },
-  ],
-};
 
 function useNow(intervalMs: number): number {
   const [now, setNow] = useState(() => Date.now());
@@ -37,7 +28,7 @@ export function Shell({ page, status, onLogout }: { page: Page; status: AuthStat
         {page === 'ask-ai' ? (
           <AskAiPlaceholder onMenu={() => setMenuOpen(true)} />
         ) : (
-          <ListPage key={page} page={page} views={SUB_VIEWS[page]} menuButton={<MenuButton onMenu={() => setMenuOpen(true)} />} now={now} />
+          <ListPage key={page} page={page} menuButton={<MenuButton onMenu={() => setMenuOpen(true)} />} now={now} />
         )}
       </div>
       <span className={`live-dot ${live.status}`} role="status" aria-label={`Live updates: ${live.status}`} title={`Live updates: ${live.status}`} />
