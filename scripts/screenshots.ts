@@ -43,6 +43,15 @@ try {
     await page.waitForTimeout(300);
     await shot('filter');
     await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Create Focus Inbox' }).click();
+    await page.getByRole('dialog').getByLabel('View Name').fill('Unread DMs');
+    await page.getByRole('dialog').getByRole('checkbox', { name: 'Direct Messages' }).check();
+    await page.getByRole('dialog').getByRole('radio', { name: 'Unread Only' }).check();
+    await shot('focus-modal');
+    await page.getByRole('dialog').getByRole('button', { name: 'Create View' }).click();
+    await page.getByRole('tab', { name: /^Unread DMs/ }).waitFor();
+    await page.waitForTimeout(300);
+    await shot('focus-tab');
     await page.getByRole('button', { name: 'Open menu' }).click();
     await page.getByRole('navigation', { name: 'Menu' }).locator('[aria-haspopup="menu"]').click();
     await shot('menu');
