@@ -1,6 +1,8 @@
 /**
  * `npm run bench`: the budgets of DESIGN §9 measured so far, in one run.
  *   - apply one live new_message event in the worker at 1k, 10k and 100k conversations;
+ *   - compiled filters: a focus inbox over 100k conversations against a hand-written predicate,
+ *     and one changed conversation re-checked against 20 views;
  *   - the large demo generator's time and peak memory;
  *   - Chromium at the large demo size: hold j for 3 s, then scroll the list to the bottom
  *     (longest main-thread task, rows in the DOM, largest worker->page message).
@@ -8,6 +10,7 @@
  * large workspace under data/bench-large, about a minute and a half).
  */
 import { benchApply } from './liveEvent';
+import { benchFilter } from './filter';
 import { benchDemoGenerator } from './demoGenerator';
 import { benchBrowser } from './browser';
 
@@ -24,6 +27,16 @@ for (const r of results) {
 const ratio = results[2]!.meanMs / results[0]!.meanMs;
 out(`  ratio 100k / 1k: ${ratio.toFixed(2)}  (budget ≤ 2)`);
 verdicts.push(['ratio 100k / 1k', ratio <= 2]);
+
+const filter = benchFilter();
+out('\nCompiled filters over 100,000 conversations (median of 31 interleaved runs; re-check: mean over 18,000 events)');
+for (const c of filter.cases) {
+  out(`  Focus inbox over 100k: ${c.evalMs.toFixed(2)} ms (hand-written ${c.handMs.toFixed(2)} ms, ratio ${c.ratio.toFixed(2)}) (budget ≤ 16 ms, ≤ 1.5)  [${c.name}]`);
+  verdicts.push([`focus inbox (${c.name})`, c.evalMs <= 16]);
+  verdicts.push([`focus inbox ratio (${c.name})`, c.ratio <= 1.5]);
+}
+out(`  Re-check one event against ${filter.views} views: ${fmt(filter.recheckMs)}, p99 ${fmt(filter.recheckP99Ms)} (budget ≤ 0.1 ms)`);
+verdicts.push([`re-check against ${filter.views} views`, filter.recheckMs <= 0.1]);
 
 const demo = await benchDemoGenerator();
 out('\nLarge demo generator (every record consumed)');

@@ -8,7 +8,9 @@
  * - For `unread_count` the displayed count (`unread_count_display`) is used first.
  *
  * `compileFilter` turns rules into a predicate once per view change; `matchesFilter` is the
- * plain interpreter the compiled form must agree with.
+ * plain interpreter the compiled form must agree with. The compiled form is one generated
+ * function per filter (see `generate`), or, where code cannot be generated, the same compiled
+ * steps interpreted.
  */
 import type { FilterRule, FilterSpec } from './types';
 
@@ -135,39 +137,471 @@ export function matchesFilter(record: unknown, filter: FilterSpec): boolean {
 
 export type Predicate<T> = (record: T) => boolean;
 
+export interface CompileOptions {
+  /**
+   * Generate one function per filter (default). Off, or where code generation is refused
+   * (a Content-Security-Policy without 'unsafe-eval'), the compiled steps are interpreted:
+   * the same answers, more slowly.
+   */
+  codegen?: boolean;
+}
+
 /**
  * Compiles rules once into a predicate (unknown operators resolved, fast paths chosen),
  * to be evaluated per conversation.
  * `onUnknownOperator` is told once per unknown operator.
  */
-export function compileFilter<T>(filter: FilterSpec, onUnknownOperator?: (operator: string) => void): Predicate<T> {
-  const parts: Array<Predicate<T>> = [];
+export function compileFilter<T>(
+  filter: FilterSpec,
+  onUnknownOperator?: (operator: string) => void,
+  { codegen = true }: CompileOptions = {},
+): Predicate<T> {
+  const steps: Step[] = [];
+  let unknown = false;
+  let never = false;
   for (const rule of filter.rules) {
     if (!isKnownOperator(rule.operator)) {
       onUnknownOperator?.(rule.operator);
-      parts.push(() => true);
+      unknown = true;
       continue;
     }
-    parts.push(compileRule<T>(rule));
+    const step = compileStep(rule);
+    if (step === null) never = true;
+    else steps.push(step);
   }
-  if (parts.length === 0) return () => true;
-  if (parts.length === 1) return parts[0]!;
-  if (filter.combinator === 'or') return (record) => parts.some((p) => p(record));
-  return (record) => {
-    for (const p of parts) if (!p(record)) return false;
-    return true;
+  const or = filter.combinator === 'or';
+  if (or) {
+    // An unknown operator passes, so the whole OR passes; a rule that can never pass drops out.
+    if (unknown || filter.rules.length === 0) return () => true;
+    if (steps.length === 0) return () => false;
+  } else {
+    // Under AND an unknown operator drops out, and a rule that can never pass fails the whole.
+    if (never) return () => false;
+    if (steps.length === 0) return () => true;
+  }
+  const interpreted: Predicate<unknown> = or ? (r) => anySteps(r, steps) : (r) => allSteps(r, steps);
+  return ((codegen && generate(steps, or, interpreted)) || interpreted) as Predicate<T>;
+}
+
+/* ---------- compiled rules ----------
+ * A rule becomes a step: how its field is read and how the value is tested (`kind`), both
+ * chosen once. Every fast path gives exactly what matchesRule gives; what one does not
+ * cover (a record that is not a plain object, a path that meets a list, an odd value) goes
+ * back to readField or to the rule's general test.
+ */
+
+type Reader = (record: unknown) => unknown;
+type Test = (value: unknown) => boolean;
+
+const ALWAYS_FALSE = (): boolean => false;
+
+/** Lists of words this short are compared one by one; longer ones go through a Set. */
+const SMALL_LIST = 4;
+
+const KIND = {
+  /** test(value) */
+  general: 0,
+  /** The value, or an item of it, is one of a few words (eq, neq, in). */
+  words: 1,
+  /** The value, or an item of it, is in a set of words (in). */
+  wordSet: 2,
+  /** A number against a number, else test(value). */
+  eq: 3,
+  neq: 4,
+  gt: 5,
+  gte: 6,
+  lt: 7,
+  lte: 8,
+  exists: 9,
+  notExists: 10,
+  /** A string contains the needle, else test(value) (a list: membership). */
+  contains: 11,
+} as const;
+type Kind = (typeof KIND)[keyof typeof KIND];
+
+/** The JavaScript operator of each number kind, for generated code. */
+const COMPARISONS: Partial<Record<Kind, string>> = { [KIND.eq]: '===', [KIND.neq]: '!==', [KIND.gt]: '>', [KIND.gte]: '>=', [KIND.lt]: '<', [KIND.lte]: '<=' };
+
+interface Step {
+  readonly field: string;
+  /** The field split on dots; one part for a top-level field. */
+  readonly path: readonly string[];
+  /** readField(record, field), compiled. */
+  readonly read: Reader;
+  readonly kind: Kind;
+  /** neq of words: the test is negated. */
+  readonly negate: boolean;
+  readonly words: readonly string[];
+  readonly set: ReadonlySet<string>;
+  /** The number compared with (number kinds). */
+  readonly y: number;
+  /** The lower-cased needle (contains). */
+  readonly needle: string;
+  /** The rule's general test: every kind falls back to it. */
+  readonly test: Test;
+}
+
+const NO_WORDS: readonly string[] = [];
+const NO_SET: ReadonlySet<string> = new Set();
+
+/** The step of a rule with a known operator, or null when the rule can never pass. */
+function compileStep(rule: FilterRule): Step | null {
+  const { field, value } = rule;
+  const operator = rule.operator as KnownOperator;
+  const test = compileTest(operator, value);
+  if (test === ALWAYS_FALSE) return null;
+  const step: Step = {
+    field,
+    path: field.split('.'),
+    read: compileReader(field),
+    kind: KIND.general,
+    negate: false,
+    words: NO_WORDS,
+    set: NO_SET,
+    y: 0,
+    needle: '',
+    test,
+  };
+  switch (operator) {
+    case 'exists':
+      return { ...step, kind: KIND.exists };
+    case 'not_exists':
+      return { ...step, kind: KIND.notExists };
+    case 'contains':
+      return typeof value === 'string' || typeof value === 'number' ? { ...step, kind: KIND.contains, needle: String(value).toLowerCase() } : step;
+    default:
+      break;
+  }
+  const words = operator === 'eq' || operator === 'neq' ? plainWords([value]) : operator === 'in' ? plainWords(value as unknown[]) : null;
+  if (words) {
+    const negate = operator === 'neq';
+    return words.length > SMALL_LIST ? { ...step, kind: KIND.wordSet, set: new Set(words), negate } : { ...step, kind: KIND.words, words, negate };
+  }
+  // eq and neq compare a number as it is; the orderings, what it reads as (a numeric string, a boolean).
+  const y = operator === 'eq' || operator === 'neq' ? value : toComparable(value);
+  if (typeof y === 'number' && operator !== 'in') return { ...step, kind: KIND[operator], y };
+  return step;
+}
+
+/**
+ * The targets as strings when only a string can equal one of them, and only by ===: none
+ * reads as a number (a number would equal it) or spells a boolean (a boolean would). Else null.
+ */
+function plainWords(targets: readonly unknown[]): string[] | null {
+  for (const t of targets) {
+    if (typeof t !== 'string') return null;
+    if (t === 'true' || t === 'false' || (t.trim() !== '' && !Number.isNaN(Number(t)))) return null;
+  }
+  return targets as string[];
+}
+
+/* ---------- the interpreter of steps (the fallback) ---------- */
+
+function allSteps(r: unknown, steps: readonly Step[]): boolean {
+  for (let i = 0; i < steps.length; i++) if (!passes(steps[i]!.read(r), steps[i]!)) return false;
+  return true;
+}
+
+function anySteps(r: unknown, steps: readonly Step[]): boolean {
+  for (let i = 0; i < steps.length; i++) if (passes(steps[i]!.read(r), steps[i]!)) return true;
+  return false;
+}
+
+function passes(v: unknown, step: Step): boolean {
+  switch (step.kind) {
+    case KIND.words:
+      return inWordList(v, step.words) !== step.negate;
+    case KIND.wordSet:
+      return inWordSet(v, step.set) !== step.negate;
+    case KIND.eq:
+      return typeof v === 'number' ? v === step.y : step.test(v);
+    case KIND.neq:
+      return typeof v === 'number' ? v !== step.y : step.test(v);
+    case KIND.gt:
+      return typeof v === 'number' ? v > step.y : step.test(v);
+    case KIND.gte:
+      return typeof v === 'number' ? v >= step.y : step.test(v);
+    case KIND.lt:
+      return typeof v === 'number' ? v < step.y : step.test(v);
+    case KIND.lte:
+      return typeof v === 'number' ? v <= step.y : step.test(v);
+    case KIND.exists:
+      return v !== undefined && v !== null;
+    case KIND.notExists:
+      return v === undefined || v === null;
+    case KIND.contains:
+      return typeof v === 'string' ? v.toLowerCase().includes(step.needle) : step.test(v);
+    default:
+      return step.test(v);
+  }
+}
+
+/** Whether a value (or an item of a list value) is one of a few words. */
+function inWordList(value: unknown, words: readonly string[]): boolean {
+  if (typeof value === 'string') return words.includes(value);
+  return Array.isArray(value) && value.some((item) => typeof item === 'string' && words.includes(item));
+}
+
+/** Whether a value (or an item of a list value) is in a set of words. */
+function inWordSet(value: unknown, words: ReadonlySet<string>): boolean {
+  if (typeof value === 'string') return words.has(value);
+  return Array.isArray(value) && value.some((item) => typeof item === 'string' && words.has(item));
+}
+
+/** A reader that returns exactly readField(record, field). */
+function compileReader(field: string): Reader {
+  if (field === 'unread_count') {
+    return (r) => {
+      if (typeof r !== 'object' || r === null) return undefined;
+      const x = r as { unread_count_display?: unknown; unread_count?: unknown };
+      return x.unread_count_display ?? x.unread_count;
+    };
+  }
+  const path = field.split('.');
+  return (r) => {
+    let value: unknown = r;
+    for (let i = 0; i < path.length; i++) {
+      if (typeof value !== 'object' || value === null) return undefined;
+      if (Array.isArray(value)) return readField(r, field);
+      value = (value as Record<string, unknown>)[path[i]!];
+    }
+    return value;
   };
 }
 
-function compileRule<T>(rule: FilterRule): Predicate<T> {
-  const value = rule.value;
-  // The built-in unread views test this on every conversation: read it directly.
-  if (rule.field === 'unread_count' && typeof value === 'number' && rule.operator === 'gt') {
-    return (r) => {
-      const x = r as { unread_count_display?: unknown; unread_count?: unknown };
-      const v = x.unread_count_display ?? x.unread_count;
-      return typeof v === 'number' ? v > value : matchesRule(r, rule);
-    };
+/* ---------- generated code ---------- */
+
+/**
+ * The steps as one generated function. V8 shares inline caches among all closures made from
+ * one function literal, so with a few views compiled, closures per rule go megamorphic (about
+ * twice a hand-written predicate); a function per filter has caches of its own: a field read
+ * is a named property load, a short word list a chain of ===. Only JSON string literals of
+ * field names and words enter the source; every other value is read from the steps. A record
+ * that is not a plain object goes to the interpreter. Null where code cannot be generated.
+ */
+function generate(steps: readonly Step[], or: boolean, interpreted: Predicate<unknown>): Predicate<unknown> | null {
+  const lines: string[] = [];
+  steps.forEach((step, i) => {
+    const s = `S[${i}]`;
+    lines.push(...readCode(step, s));
+    let pass: string;
+    switch (step.kind) {
+      case KIND.words: {
+        const listed = (x: string) => step.words.map((w) => `${x} === ${JSON.stringify(w)}`).join(' || ') || 'false';
+        pass = `(typeof v === 'string' ? ${listed('v')} : Array.isArray(v) && v.some((x) => ${listed('x')}))`;
+        break;
+      }
+      case KIND.wordSet:
+        pass = `(typeof v === 'string' ? ${s}.set.has(v) : Array.isArray(v) && v.some((x) => ${s}.set.has(x)))`;
+        break;
+      case KIND.eq:
+      case KIND.neq:
+      case KIND.gt:
+      case KIND.gte:
+      case KIND.lt:
+      case KIND.lte:
+        pass = `(typeof v === 'number' ? v ${COMPARISONS[step.kind]} ${s}.y : ${s}.test(v))`;
+        break;
+      case KIND.exists:
+        pass = '(v !== undefined && v !== null)';
+        break;
+      case KIND.notExists:
+        pass = '(v === undefined || v === null)';
+        break;
+      case KIND.contains:
+        pass = `(typeof v === 'string' ? v.toLowerCase().includes(${s}.needle) : ${s}.test(v))`;
+        break;
+      default:
+        pass = `${s}.test(v)`;
+    }
+    if (step.negate) pass = `!${pass}`;
+    lines.push(or ? `if (${pass}) return true;` : `if (!${pass}) return false;`);
+  });
+  const source = [
+    'return function compiledFilter(r) {',
+    "  if (typeof r !== 'object' || r === null || Array.isArray(r)) return interpreted(r);",
+    '  let v;',
+    ...lines.map((line) => `  ${line}`),
+    `  return ${!or};`,
+    '};',
+  ].join('\n');
+  try {
+    return new Function('S', 'interpreted', source)(steps, interpreted) as Predicate<unknown>;
+  } catch {
+    return null;
   }
-  return (r) => matchesRule(r, rule);
+}
+
+/**
+ * Statements that set `v` to readField(r, step.field), r being a plain object: unread_count
+ * shown first, then named reads down the path; a list on the way hands over to the step's reader.
+ */
+function readCode(step: Step, s: string): string[] {
+  if (step.field === 'unread_count') return ['v = r.unread_count_display ?? r.unread_count;'];
+  const [first, ...rest] = step.path.map((key) => `[${JSON.stringify(key)}]`);
+  const out = [`v = r${first};`];
+  let indent = '';
+  for (const key of rest) {
+    out.push(
+      `${indent}if (typeof v !== 'object' || v === null) v = undefined;`,
+      `${indent}else if (Array.isArray(v)) v = ${s}.read(r);`,
+      `${indent}else {`,
+      `${indent}  v = v${key};`,
+    );
+    indent += '  ';
+  }
+  for (let i = rest.length; i > 0; i--) out.push(`${'  '.repeat(i - 1)}}`);
+  return out;
+}
+
+/** Applies a scalar test to a value, or to each item of a list value (any item passing). */
+function overItems(test: Test): Test {
+  return (value) => {
+    if (!Array.isArray(value)) return test(value);
+    for (let i = 0; i < value.length; i++) if (test(value[i])) return true;
+    return false;
+  };
+}
+
+function compileTest(operator: KnownOperator, expected: unknown): Test {
+  switch (operator) {
+    case 'exists':
+      return (v) => v !== undefined && v !== null;
+    case 'not_exists':
+      return (v) => v === undefined || v === null;
+    case 'eq':
+      return overItems(equalsTest(expected));
+    case 'neq': {
+      const eq = overItems(equalsTest(expected));
+      return (v) => !eq(v);
+    }
+    case 'gt':
+    case 'gte':
+    case 'lt':
+    case 'lte':
+      return orderTest(operator, expected);
+    case 'contains':
+      return containsTest(expected);
+    case 'in':
+      if (!Array.isArray(expected) || expected.length === 0) return ALWAYS_FALSE;
+      return overItems(expected.length === 1 ? equalsTest(expected[0]) : memberTest(expected));
+  }
+}
+
+/** (a) => looseEquals(a, expected), with the expected side worked out once. */
+function equalsTest(expected: unknown): Test {
+  if (typeof expected === 'string') {
+    const n = expected.trim() !== '' ? Number(expected) : NaN;
+    const bool = expected === 'true' ? true : expected === 'false' ? false : undefined;
+    return (a) => a === expected || (typeof a === 'number' ? a === n : bool !== undefined && a === bool);
+  }
+  if (typeof expected === 'number') {
+    return (a) => a === expected || (typeof a === 'string' && a.trim() !== '' && Number(a) === expected);
+  }
+  if (typeof expected === 'boolean') {
+    const text = String(expected);
+    return (a) => a === expected || a === text;
+  }
+  return (a) => a === expected;
+}
+
+/** (a) => list.some((e) => looseEquals(a, e)), through sets. */
+function memberTest(list: readonly unknown[]): Test {
+  /** Strict equality (NaN left out: a Set would find it, === does not). */
+  const same = new Set<unknown>();
+  /** A number equals a numeric string of the list. */
+  const fromStrings = new Set<number>();
+  /** A string equals a number of the list when it reads as that number. */
+  const numbers = new Set<number>();
+  /** A string equals a boolean of the list when it spells it. */
+  const spelled = new Set<string>();
+  for (const e of list) {
+    if (typeof e === 'number' && Number.isNaN(e)) continue;
+    same.add(e);
+    if (typeof e === 'number') numbers.add(e);
+    else if (typeof e === 'boolean') spelled.add(String(e));
+    else if (typeof e === 'string' && e.trim() !== '' && !Number.isNaN(Number(e))) fromStrings.add(Number(e));
+  }
+  const hasNumbers = numbers.size > 0;
+  const hasSpelled = spelled.size > 0;
+  const hasFromStrings = fromStrings.size > 0;
+  const hasWords = same.has('true') || same.has('false');
+  return (a) => {
+    if (same.has(a)) return true;
+    switch (typeof a) {
+      case 'string':
+        return (hasSpelled && spelled.has(a)) || (hasNumbers && a.trim() !== '' && numbers.has(Number(a)));
+      case 'number':
+        return hasFromStrings && fromStrings.has(a);
+      case 'boolean':
+        return hasWords && same.has(String(a));
+      default:
+        return false;
+    }
+  };
+}
+
+/** compare() with the expected side worked out once: both numbers, or both strings. */
+function orderTest(operator: 'gt' | 'gte' | 'lt' | 'lte', expected: unknown): Test {
+  const y = toComparable(expected);
+  if (y === undefined) return ALWAYS_FALSE;
+  if (typeof y === 'number') {
+    const num = (a: unknown): number | undefined => {
+      if (typeof a === 'number') return a;
+      const x = toComparable(a);
+      return typeof x === 'number' ? x : undefined;
+    };
+    // NaN and undefined fail every comparison, as compare() fails them.
+    switch (operator) {
+      case 'gt':
+        return (a) => (num(a) as number) > y;
+      case 'gte':
+        return (a) => (num(a) as number) >= y;
+      case 'lt':
+        return (a) => (num(a) as number) < y;
+      case 'lte':
+        return (a) => (num(a) as number) <= y;
+    }
+  }
+  const text = (a: unknown): string | undefined => {
+    if (typeof a !== 'string') return undefined;
+    const x = toComparable(a);
+    return typeof x === 'string' ? x : undefined;
+  };
+  switch (operator) {
+    case 'gt':
+      return (a) => {
+        const x = text(a);
+        return x !== undefined && x > y;
+      };
+    case 'gte':
+      return (a) => {
+        const x = text(a);
+        return x !== undefined && x >= y;
+      };
+    case 'lt':
+      return (a) => {
+        const x = text(a);
+        return x !== undefined && x < y;
+      };
+    case 'lte':
+      return (a) => {
+        const x = text(a);
+        return x !== undefined && x <= y;
+      };
+  }
+}
+
+/** contains: case-insensitive substring of a string, case-insensitive membership of a list. */
+function containsTest(expected: unknown): Test {
+  const item = equalsTest(normalise(expected));
+  const inList = (list: unknown[]): boolean => {
+    for (let i = 0; i < list.length; i++) if (item(normalise(list[i]))) return true;
+    return false;
+  };
+  if (typeof expected === 'string' || typeof expected === 'number') {
+    const needle = String(expected).toLowerCase();
+    return (a) => (typeof a === 'string' ? a.toLowerCase().includes(needle) : Array.isArray(a) && inList(a));
+  }
+  return (a) => Array.isArray(a) && inList(a);
 }

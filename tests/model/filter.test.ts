@@ -27,11 +27,14 @@ const conv = {
 
 type Row = [field: string, operator: string, value: unknown, expected: boolean];
 
-/** Each row is checked through the interpreter and through the compiled predicate. */
+/** The compiled predicate both ways: generated code (the default) and interpreted steps. */
+const compileBoth = (spec: FilterSpec) => [compileFilter<unknown>(spec, () => {}), compileFilter<unknown>(spec, () => {}, { codegen: false })];
+
+/** Each row is checked through the interpreter and through the compiled predicate (both ways). */
 function check(record: unknown, rule: FilterRule, expected: boolean) {
   expect(matchesRule(record, rule)).toBe(expected);
   expect(matchesFilter(record, { rules: [rule] })).toBe(expected);
-  expect(compileFilter({ rules: [rule] })(record)).toBe(expected);
+  for (const predicate of compileBoth({ rules: [rule] })) expect(predicate(record)).toBe(expected);
 }
 
 describe('operators', () => {
@@ -114,6 +117,8 @@ describe('operators', () => {
     ['type', 'in', [], false],
     ['latest_activity', 'in', ['1700000000', 5], true],
     ['member_ids', 'in', ['U9', 'U3'], true],
+    ['member_ids', 'in', ['U3', 'U9', 'U8', 'U7', 'U6'], true],
+    ['member_ids', 'in', ['U9', 'U8', 'U7', 'U6', 'U5'], false],
     ['member_ids', 'in', ['U9'], false],
     // the value must be a list
     ['type', 'in', 'channel', false],
@@ -197,6 +202,169 @@ describe('edges', () => {
   });
 });
 
+/** Values of every awkward kind: numbers and booleans as strings, NaN, blank strings, empty lists. */
+const odd = {
+  id: '42',
+  type: 'dm',
+  is_private: 'true',
+  flags: [true, false],
+  scores: [1, 2.5, '3'],
+  unread_count: '4',
+  unread_count_display: null,
+  latest_activity: 'soon',
+  ai_confidence: NaN,
+  member_ids: [] as string[],
+  latest_message: { text: null, user_data: { profile: { title: 'Lead' } } },
+  parent_message: { ts: '1700000000.000100' },
+  blank: '  ',
+  zero: 0,
+};
+
+describe('edges: every operator on awkward values', () => {
+  it.each<Row>([
+    // numbers as strings, either side
+    ['id', 'eq', 42, true],
+    ['id', 'neq', 42, false],
+    ['scores', 'eq', '2.5', true],
+    ['scores', 'eq', 3, true],
+    ['scores', 'neq', 3, false],
+    // a blank string is not zero, and zero is not a blank string
+    ['blank', 'eq', 0, false],
+    ['zero', 'eq', '', false],
+    ['zero', 'eq', ' ', false],
+    ['zero', 'eq', '0', true],
+    // booleans as strings, either side, and in a list
+    ['is_private', 'eq', true, true],
+    ['is_private', 'eq', 'TRUE', false],
+    ['flags', 'eq', 'false', true],
+    ['flags', 'neq', 'true', false],
+    // NaN equals nothing, not even NaN
+    ['ai_confidence', 'eq', NaN, false],
+    ['ai_confidence', 'neq', NaN, true],
+    // null is a value; a missing field is not null
+    ['unread_count_display', 'eq', null, true],
+    ['missing', 'eq', null, false],
+    ['missing', 'neq', null, true],
+    // an empty list: no item equals, so neq holds; but the list itself exists
+    ['member_ids', 'eq', 'U1', false],
+    ['member_ids', 'neq', 'U1', true],
+    ['member_ids', 'exists', undefined, true],
+    ['member_ids', 'not_exists', undefined, false],
+  ])('eq / neq / exists: %s %s %j → %s', (field, operator, value, expected) => check(odd, { field, operator, value }, expected));
+
+  it.each<Row>([
+    // unread_count: the displayed count is null here, so the stored one ('4') is read, as a number
+    ['unread_count', 'gt', 3, true],
+    ['unread_count', 'lte', '4', true],
+    ['unread_count', 'lt', 4, false],
+    // a non-numeric string compares with strings only
+    ['latest_activity', 'gt', 0, false],
+    ['latest_activity', 'gt', 'a', true],
+    ['latest_activity', 'lte', 'soon', true],
+    ['is_private', 'gt', 0, false],
+    // booleans compare as 1 and 0
+    ['zero', 'gte', false, true],
+    ['zero', 'lt', true, true],
+    // NaN, blank strings and lists never compare
+    ['ai_confidence', 'lt', 1, false],
+    ['ai_confidence', 'gte', 0, false],
+    ['zero', 'gte', NaN, false],
+    ['blank', 'lt', 1, false],
+    ['blank', 'gte', ' ', true],
+    ['scores', 'gt', 0, false],
+    ['zero', 'lt', 'abc', false],
+    ['missing', 'gte', 0, false],
+    ['missing', 'lte', 0, false],
+    ['unread_count_display', 'gte', 0, false],
+    // a string timestamp compares as a number, through a dotted path
+    ['parent_message.ts', 'gt', 1_600_000_000, true],
+    ['parent_message.ts', 'lt', '1700000000.0001', false],
+  ])('ordering: %s %s %j → %s', (field, operator, value, expected) => check(odd, { field, operator, value }, expected));
+
+  it.each<Row>([
+    // list membership compares loosely: numbers and numeric strings, booleans and their names
+    ['scores', 'contains', '3', true],
+    ['scores', 'contains', '2.5', true],
+    ['scores', 'contains', 2.5, true],
+    ['scores', 'contains', 25, false],
+    ['flags', 'contains', 'TRUE', true],
+    ['flags', 'contains', false, true],
+    // a string contains the digits of a number
+    ['id', 'contains', 4, true],
+    ['id', 'contains', 5, false],
+    // a boolean or null needle is not a substring; null and empty lists contain nothing
+    ['is_private', 'contains', true, false],
+    ['type', 'contains', null, false],
+    ['latest_message.text', 'contains', '', false],
+    ['member_ids', 'contains', '', false],
+  ])('contains: %s %s %j → %s', (field, operator, value, expected) => check(odd, { field, operator, value }, expected));
+
+  it.each<Row>([
+    ['id', 'in', [42, 'x'], true],
+    ['id', 'in', ['42.0'], false],
+    ['is_private', 'in', [true], true],
+    ['flags', 'in', ['false', 'x'], true],
+    ['scores', 'in', ['1', 'x'], true],
+    ['scores', 'in', [3, 9], true],
+    ['ai_confidence', 'in', [NaN, 'NaN'], false],
+    ['unread_count_display', 'in', [null], true],
+    ['missing', 'in', [null], false],
+    ['member_ids', 'in', ['U1', 'U2'], false],
+    // the value must be a list
+    ['type', 'in', null, false],
+    ['type', 'in', { 0: 'dm' }, false],
+    // a long list (a set) behaves as a short one
+    ['type', 'in', ['a', 'b', 'c', 'd', 'e', 'f', 'dm'], true],
+    ['type', 'in', ['dm', 'a', 'b', 'c', 'd', 'e'], true],
+    ['type', 'neq', 'dm', false],
+    ['type', 'in', ['a', 'b', 'c', 'd', 'e', 'f', 'DM'], false],
+    ['id', 'in', ['a', 'b', 'c', 'd', 'e', 'f', 42], true],
+  ])('in: %s in %j → %s', (field, operator, value, expected) => check(odd, { field, operator, value }, expected));
+
+  it.each<Row>([
+    // dotted paths through objects only
+    ['latest_message.user_data.profile.title', 'eq', 'Lead', true],
+    ['latest_message.user_data.profile.title', 'exists', undefined, true],
+    ['latest_message.user_data.profile.title.x', 'exists', undefined, false],
+    ['latest_message.text', 'exists', undefined, false],
+    ['latest_message.text', 'not_exists', undefined, true],
+    ['latest_message.text', 'eq', null, true],
+    // through lists: by index, or over every item
+    ['flags.0', 'eq', true, true],
+    ['flags.1', 'eq', 'false', true],
+    ['member_ids.0', 'exists', undefined, false],
+    ['member_ids.name', 'exists', undefined, false],
+    ['member_ids.name', 'not_exists', undefined, true],
+    // unread_count is special only as the whole field
+    ['unread_count.length', 'exists', undefined, false],
+  ])('paths: %s %s %j → %s', (field, operator, value, expected) => check(odd, { field, operator, value }, expected));
+
+  it.each<Row>([
+    ['participants.real_name', 'exists', undefined, true],
+    ['participants.nope', 'exists', undefined, false],
+    ['participants.nope', 'not_exists', undefined, true],
+    ['participants.name', 'gt', 'a', false],
+    ['participants.emails', 'in', ['nobody', 'b@x.io'], true],
+    ['participants.emails', 'neq', 'b@x.io', false],
+    ['participants.emails', 'neq', 'c@x.io', true],
+    ['participants.id', 'eq', 'U2', true],
+  ])('dotted paths into lists of records: %s %s %j → %s', (field, operator, value, expected) => check(conv, { field, operator, value }, expected));
+
+  it.each<[string, unknown, FilterRule, boolean]>([
+    ['null', null, { field: 'name', operator: 'not_exists' }, true],
+    ['null', null, { field: 'unread_count', operator: 'gt', value: -1 }, false],
+    ['undefined', undefined, { field: 'type', operator: 'neq', value: 'dm' }, true],
+    ['a string', 'Release', { field: 'length', operator: 'exists' }, false],
+    ['a number', 7, { field: 'type', operator: 'in', value: ['dm', 'channel'] }, false],
+  ])('a record that is %s has no fields', (_kind, record, rule, expected) => check(record, rule, expected));
+
+  it('unread_count reads the displayed count only as the whole field, not on a path through it', () => {
+    const record = { unread_count: { text: 'a' }, unread_count_display: 5 };
+    check(record, { field: 'unread_count.text', operator: 'eq', value: 'a' }, true);
+    check(record, { field: 'unread_count', operator: 'eq', value: 5 }, true);
+  });
+});
+
 describe('unknown operator', () => {
   it('passes everything and is reported once per compile, not per record', () => {
     const onUnknown = vi.fn();
@@ -249,12 +417,68 @@ describe('combinators', () => {
     ['OR with zero rules matches everything', { rules: [], combinator: 'or' }, true],
   ])('%s', (_name, spec, expected) => {
     expect(matchesFilter(conv, spec)).toBe(expected);
-    expect(compileFilter(spec)(conv)).toBe(expected);
+    for (const predicate of compileBoth(spec)) expect(predicate(conv)).toBe(expected);
+  });
+
+  it('OR with an unknown operator passes everything; AND of unknown operators alone too', () => {
+    const regex: FilterRule = { field: 'name', operator: 'regex', value: 'x' };
+    for (const spec of [{ rules: [isDm, regex], combinator: 'or' }, { rules: [regex] }, { rules: [regex, regex], combinator: 'and' }] as FilterSpec[]) {
+      for (const record of [conv, {}, null]) {
+        expect(matchesFilter(record, spec)).toBe(true);
+        for (const predicate of compileBoth(spec)) expect(predicate(record)).toBe(true);
+      }
+    }
+  });
+
+  it.each<[string, FilterSpec, boolean]>([
+    ['OR of four: the last one true', { rules: [isDm, isDm, isDm, isUrgent], combinator: 'or' }, true],
+    ['OR of four: none true', { rules: [isDm, isDm, isDm, isDm], combinator: 'or' }, false],
+    ['OR: a rule that can never pass drops out', { rules: [{ field: 'type', operator: 'in', value: [] }, isUrgent], combinator: 'or' }, true],
+    ['OR: only rules that can never pass', { rules: [{ field: 'type', operator: 'in', value: 'x' }], combinator: 'or' }, false],
+    ['AND of four: all true', { rules: [isChannel, isUrgent, isChannel, isUrgent] }, true],
+    ['AND of four: the last one false', { rules: [isChannel, isUrgent, isChannel, isDm] }, false],
+    ['AND: a rule that can never pass fails the whole', { rules: [isChannel, { field: 'ai_confidence', operator: 'gt', value: null }] }, false],
+  ])('%s', (_name, spec, expected) => {
+    expect(matchesFilter(conv, spec)).toBe(expected);
+    for (const predicate of compileBoth(spec)) expect(predicate(conv)).toBe(expected);
   });
 
   it('zero rules match even an empty record', () => {
     expect(matchesFilter({}, { rules: [], combinator: 'or' })).toBe(true);
     expect(compileFilter({ rules: [], combinator: 'or' })({})).toBe(true);
+  });
+});
+
+describe('generated code', () => {
+  it('takes field names and words as data, never as code', () => {
+    const hostile = 'x"]; throw new Error("injected"); //';
+    const odd = '\\ \' ` ${1} \u2028 \u2029 </script>';
+    const record = { [hostile]: odd, [odd]: [hostile], nested: { [hostile]: { [odd]: 1 } } };
+    check(record, { field: hostile, operator: 'eq', value: odd }, true);
+    check(record, { field: hostile, operator: 'neq', value: odd }, false);
+    check(record, { field: odd, operator: 'in', value: ['a', hostile] }, true);
+    check(record, { field: odd, operator: 'in', value: ['a', 'b', 'c', 'd', 'e', hostile] }, true);
+    check(record, { field: odd, operator: 'contains', value: hostile.toUpperCase() }, true);
+    check(record, { field: `nested.${hostile}`, operator: 'exists' }, true);
+    check(record, { field: hostile, operator: 'eq', value: hostile }, false);
+  });
+
+  it('falls back to the interpreted steps where code cannot be generated (a strict Content-Security-Policy)', () => {
+    const spec: FilterSpec = { rules: [{ field: 'type', operator: 'in', value: ['channel', 'dm'] }, { field: 'unread_count', operator: 'gt', value: 3 }] };
+    vi.stubGlobal('Function', function refused() {
+      throw new EvalError('Refused to evaluate a string as JavaScript');
+    });
+    let predicate: (record: unknown) => boolean;
+    try {
+      predicate = compileFilter(spec);
+    } finally {
+      vi.unstubAllGlobals();
+    }
+    expect(predicate(conv)).toBe(true);
+    expect(predicate({ ...conv, unread_count_display: 3 })).toBe(false);
+    expect(predicate({ ...conv, type: 'thread' })).toBe(false);
+    expect(predicate.name).not.toBe('compiledFilter');
+    expect(compileFilter(spec).name).toBe('compiledFilter');
   });
 });
 
@@ -339,8 +563,7 @@ describe('property: the compiled predicate agrees with the interpreter', () => {
   it('compileFilter(spec)(record) === matchesFilter(record, spec)', () => {
     fc.assert(
       fc.property(spec, fc.array(record, { minLength: 1, maxLength: 5 }), (s, records) => {
-        const predicate = compileFilter<unknown>(s, () => {});
-        for (const r of records) expect(predicate(r)).toBe(matchesFilter(r, s));
+        for (const predicate of compileBoth(s)) for (const r of records) expect(predicate(r)).toBe(matchesFilter(r, s));
       }),
       { numRuns: 2_000 },
     );
@@ -355,6 +578,76 @@ describe('property: the compiled predicate agrees with the interpreter', () => {
         expect(new Set(told)).toEqual(new Set(unknown));
         expect(told.length).toBeLessThanOrEqual(unknown.length);
       }),
+    );
+  });
+});
+
+describe('property: the fast paths agree with the interpreter on awkward records', () => {
+  // Top-level fields read by name (the summary's) and by key (others), dotted paths through
+  // objects, lists and neither, and unread_count with its own reading.
+  const TOP = ['id', 'type', 'name', 'is_private', 'member_ids', 'unread_count', 'unread_count_display', 'latest_activity', 'ai_category', 'ai_confidence', 'extra', '0'];
+  const FIELDS = [
+    ...TOP,
+    'constructor',
+    'latest_message',
+    'latest_message.text',
+    'latest_message.user_data',
+    'latest_message.user_data.name',
+    'latest_message.user_data.name.x',
+    'extra.text',
+    'unread_count.text',
+    'member_ids.0',
+    'member_ids.text',
+    'length',
+  ];
+  const WORDS = ['dm', 'channel', 'thread', 'U1', 'u1', 'C1', 'x'];
+  const atom = fc.oneof(
+    fc.constantFrom(...WORDS, '3', '3.0', ' 3 ', '', '  ', 'true', 'false', 'TRUE', 'NaN', 'Infinity', '1e1', '-0', '0x1'),
+    fc.integer({ min: -3, max: 10 }),
+    fc.constantFrom(0, -0, NaN, Infinity, -Infinity, 2.5, 1e1),
+    fc.boolean(),
+    fc.constant(null),
+    fc.constant(undefined),
+  );
+  const inner = fc.record(
+    { text: atom, user_data: fc.oneof(fc.record({ name: atom }, { requiredKeys: [] }), fc.array(fc.record({ name: atom }), { maxLength: 2 }), atom) },
+    { requiredKeys: [] },
+  );
+  const fieldValue = fc.oneof({ weight: 4, arbitrary: atom }, { weight: 2, arbitrary: fc.array(atom, { maxLength: 4 }) }, { weight: 1, arbitrary: inner });
+  const plain = fc.dictionary(fc.constantFrom(...TOP, 'latest_message'), fieldValue);
+  const record = fc.oneof(
+    { weight: 12, arbitrary: plain },
+    { weight: 1, arbitrary: fc.oneof(fc.constant(null), fc.constant(undefined), atom, fc.array(plain, { maxLength: 2 })) },
+  );
+  const ruleValue = fc.oneof(
+    { weight: 4, arbitrary: atom },
+    { weight: 2, arbitrary: fc.array(atom, { maxLength: 6 }) },
+    // lists of plain words, short (scanned) and long (a set)
+    { weight: 2, arbitrary: fc.array(fc.constantFrom(...WORDS, 'a', 'b', 'c', 'd'), { maxLength: 8 }) },
+  );
+  const rule: fc.Arbitrary<FilterRule> = fc.record({ field: fc.constantFrom(...FIELDS), operator: fc.constantFrom(...FILTER_OPERATORS, 'regex'), value: ruleValue });
+  const spec: fc.Arbitrary<FilterSpec> = fc.record(
+    { rules: fc.array(rule, { maxLength: 5 }), combinator: fc.constantFrom('and' as const, 'or' as const) },
+    { requiredKeys: ['rules'] },
+  );
+
+  it('compileFilter(spec)(record) === matchesFilter(record, spec)', () => {
+    fc.assert(
+      fc.property(spec, fc.array(record, { minLength: 1, maxLength: 6 }), (s, records) => {
+        for (const predicate of compileBoth(s)) for (const r of records) expect(predicate(r)).toBe(matchesFilter(r, s));
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+
+  it('each rule alone, compiled, agrees with matchesRule', () => {
+    fc.assert(
+      fc.property(rule, fc.array(record, { minLength: 1, maxLength: 6 }), (ru, records) => {
+        for (const predicate of compileBoth({ rules: [ru] })) {
+          for (const r of records) expect(predicate(r)).toBe(isKnownOperator(ru.operator) ? matchesRule(r, ru) : true);
+        }
+      }),
+      { numRuns: 2_000 },
     );
   });
 });
