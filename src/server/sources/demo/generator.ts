@@ -23,6 +23,7 @@ import { DAY_US, HOUR_US, MINUTE_US, SECOND_US, WINDOW_US, gapUs, lagUs, layoutT
 import { buildPeople, demoDomain, type DemoUser, type People } from './people';
 import { createRandom, exponential, hashString, intBetween, pick, seed32, type Rng } from './random';
 import { demoMessageText, systemLineText, threadTitle, type DemoTextContext } from './text';
+import type { ConversationRecord } from '../../store/types';
 
 export type { DemoUser } from './people';
 export { createRandom, type Rng } from './random';
@@ -42,18 +43,8 @@ export interface DemoSpec {
   memberUserId: string;
 }
 
-export interface DemoConversation {
-  id: string;
-  name: string;
-  type: ConversationType;
-  is_private: boolean;
-  /** For a dm: the other member. */
-  dm_user?: string;
-  member_ids: string[];
-  /** For a thread: the channel holding its parent message. */
-  parent_conversation_id?: string;
-  /** For a thread: the ts of its parent message. */
-  thread_ts?: string;
+/** A conversation as the store records it, with its topic and (always) its ground truth. */
+export interface DemoConversation extends ConversationRecord {
   topic?: string;
   /** Ground truth for the AI: the category the conversation's latest messages express. */
   truth: AiCategory;
