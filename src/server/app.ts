@@ -14,6 +14,7 @@ import { MessagingError } from './messaging';
 import { authRoutes } from './routes/auth';
 import { conversationRoutes } from './routes/conversations';
 import { liveRoutes } from './routes/live';
+import { searchRoutes } from './routes/search';
 import { staticRoutes } from './routes/static';
 import { viewRoutes } from './routes/views';
 
@@ -93,6 +94,7 @@ export function createApp(deps: AppDeps) {
   app.route('/', authRoutes(ctx));
   app.route('/', conversationRoutes(ctx));
   app.route('/', liveRoutes(ctx));
+  app.route('/', searchRoutes(ctx));
   app.route('/', viewRoutes(ctx));
   app.all('/api/*', (c) => c.json({ error: `No such endpoint: ${c.req.method} ${c.req.path}` }, 404));
   app.route('/', staticRoutes(ctx));

@@ -75,6 +75,19 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (workspace_id, user_id, view_id)
   ) WITHOUT ROWID;
   `,
+  // 4: full-text search over messages (porter stemming), kept in step with every stored message.
+  `
+  CREATE VIRTUAL TABLE message_search USING fts5(
+    text, workspace_id UNINDEXED, conversation_id UNINDEXED, ts UNINDEXED, user UNINDEXED,
+    tokenize = 'porter unicode61'
+  );
+  INSERT INTO message_search (text, workspace_id, conversation_id, ts, user)
+    SELECT text, workspace_id, conversation_id, ts, user FROM messages WHERE subtype IS NULL;
+  CREATE TRIGGER messages_searchable AFTER INSERT ON messages WHEN new.subtype IS NULL BEGIN
+    INSERT INTO message_search (text, workspace_id, conversation_id, ts, user)
+    VALUES (new.text, new.workspace_id, new.conversation_id, new.ts, new.user);
+  END;
+  `,
 ];
 
 export function migrate(db: Database.Database): number {

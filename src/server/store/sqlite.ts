@@ -23,6 +23,7 @@ import type {
   InsertMessageInput,
   InsertMessageResult,
   ListOptions,
+  MessageHit,
   MemberEvent,
   MemberReadState,
   Membership,
@@ -535,6 +536,36 @@ export class SqliteStore implements Store {
       latest.ts,
     ) as { ts: string } | undefined;
     return { ts: latest.ts, before: before?.ts ?? '0000000000.000000' };
+  }
+
+  async searchMessages(workspaceId: string, userId: string, ftsQuery: string, limit: number): Promise<MessageHit[]> {
+    return this.st(
+      `SELECT s.conversation_id, s.ts, s.text, s.user, bm25(message_search) AS bm25
+       FROM message_search s
+       WHERE message_search MATCH @q AND s.workspace_id = @ws
+         AND EXISTS (SELECT 1 FROM conversation_members m WHERE m.workspace_id = @ws AND m.user_id = @user AND m.conversation_id = s.conversation_id)
+       ORDER BY bm25(message_search) LIMIT @limit`,
+    ).all({ q: ftsQuery, ws: workspaceId, user: userId, limit }) as MessageHit[];
+  }
+
+  async searchConversations(workspaceId: string, userId: string, text: string, limit: number): Promise<ConversationSummary[]> {
+    const pattern = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const rows = this.st(
+      `${SUMMARY_SELECT}
+       WHERE m.workspace_id = @ws AND m.user_id = @user AND c.name LIKE @pattern ESCAPE '\\'
+       ORDER BY c.latest_ts DESC LIMIT @limit`,
+    ).all({ ws: workspaceId, user: userId, pattern, limit }) as SummaryRow[];
+    return rows.map(toSummary);
+  }
+
+  async searchUsers(workspaceId: string, text: string, limit: number): Promise<User[]> {
+    const pattern = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const rows = this.st(
+      `SELECT data FROM users WHERE workspace_id = @ws AND (
+         json_extract(data, '$.real_name') LIKE @pattern ESCAPE '\\' OR json_extract(data, '$.display_name') LIKE @pattern ESCAPE '\\'
+         OR json_extract(data, '$.name') LIKE @pattern ESCAPE '\\') LIMIT @limit`,
+    ).all({ ws: workspaceId, pattern, limit }) as Array<{ data: string }>;
+    return rows.map((row) => JSON.parse(row.data) as User);
   }
 
   async countMessages(workspaceId: string): Promise<number> {

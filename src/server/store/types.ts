@@ -94,6 +94,15 @@ export interface ActivityCursor {
   id: string;
 }
 
+export interface MessageHit {
+  conversation_id: string;
+  ts: string;
+  text: string;
+  user: string | null;
+  /** SQLite's bm25: lower is more relevant. */
+  bm25: number;
+}
+
 export interface ListOptions {
   type?: ConversationType;
   /** Activity order only: start after this conversation (keyset paging, no OFFSET cost). */
@@ -224,6 +233,12 @@ export interface Store {
   ): Promise<Written<null>>;
   /** The ts of the newest message by someone else than `userId` (what 'mark unread' steps back before). */
   latestFromOthers(workspaceId: string, conversationId: string, userId: string): Promise<{ ts: string; before: string } | null>;
+  /** Messages matching an FTS5 query in conversations the member belongs to, best bm25 first (more than asked, for re-ranking). */
+  searchMessages(workspaceId: string, userId: string, ftsQuery: string, limit: number): Promise<MessageHit[]>;
+  /** The member's conversations whose name (or dm person) contains the text, case-insensitively. */
+  searchConversations(workspaceId: string, userId: string, text: string, limit: number): Promise<ConversationSummary[]>;
+  /** People of the workspace whose names contain the text, case-insensitively. */
+  searchUsers(workspaceId: string, text: string, limit: number): Promise<User[]>;
   countMessages(workspaceId: string): Promise<number>;
   importBatch(workspaceId: string, batch: ImportBatch): Promise<void>;
 
