@@ -13,6 +13,8 @@ import type { AiCategory, AuthStatus, LiveState, User } from '../model/types';
 import type { LiveCommand } from '../streams/liveConnection';
 import { createEngine, type ConversationDetail, type IncomingMessage, type LoadState, type SendResult, type ViewInput } from './engine';
 import type { View } from '../model/views';
+import type { PaletteItem } from '../model/search';
+import type { SearchState } from '../streams/searchResults';
 
 export interface RemoteObserver<T> {
   next(value: T): void;
@@ -91,6 +93,7 @@ export function createApi(config: EngineConfig, fetchFn?: typeof fetch) {
     markRead: (id: string) => engine.markRead(id),
     markUnread: (id: string, lastRead?: string) => engine.markUnread(id, lastRead),
     release: (id: string) => engine.release(id),
+    setSearchQuery: (q: string) => engine.setSearchQuery(q),
     saveView: (input: ViewInput, id?: string) => engine.saveView(input, id),
     deleteView: (id: string) => engine.deleteView(id),
     reorderViews: (positions: Array<{ id: string; position: number }>) => engine.reorderViews(positions),
@@ -137,6 +140,7 @@ export function createApi(config: EngineConfig, fetchFn?: typeof fetch) {
     conversation: (id: string, o: RemoteObserver<ConversationDetail>) => remote(engine.conversation(id), o),
     incoming: (o: RemoteObserver<IncomingMessage>) => remote(engine.incoming$, o),
     views: (o: RemoteObserver<View[]>) => remote(engine.views$, o),
+    search: (o: RemoteObserver<SearchState<PaletteItem>>) => remote(engine.search$, o),
     fatalLog: (o: RemoteObserver<FatalEntry>) => {
       const listener = (entry: FatalEntry) => void o.next(entry);
       fatalListeners.add(listener);

@@ -55,6 +55,8 @@ import type {
 import { parseThreadId } from '../model/validation';
 import { liveConnection, type LiveCommand } from '../streams/liveConnection';
 import { liveEvents } from '../streams/liveEvents';
+import { searchResults } from '../streams/searchResults';
+import { localMatch, serverSections, type PaletteItem, type ServerSearch } from '../model/search';
 import { shareLatest } from '../streams/shareLatest';
 import { createHttpClient, HttpFailure } from './http';
 import { reduceMessages } from './reduce';
@@ -368,6 +370,19 @@ export function createEngine(options: EngineOptions) {
     layout: Layout;
     previewLength: number;
   }
+  /* ---------- the search palette (SPEC §4.10) ---------- */
+  const searchQuery$ = new BehaviorSubject<string>('');
+  const search$ = searchResults<PaletteItem>(
+    {
+      query$: searchQuery$,
+      local: (q) => localMatch(q, store.conversations.values(), store.users, store.me),
+      search: (q) =>
+        defer(() => http.request<ServerSearch>('/api/search', { query: { q, limit: 20 } })).pipe(map((body) => serverSections(body, store.users))),
+      log,
+    },
+    scheduler,
+  ).pipe(shareLatest());
+
   const windowRanges = new Map<string, BehaviorSubject<WindowRange>>();
   const rangeOf = (key: string) => {
     let range = windowRanges.get(key);
@@ -637,6 +652,8 @@ export function createEngine(options: EngineOptions) {
     liveCommand: (command: LiveCommand) => command$.next(command),
     markRead,
     markUnread,
+    setSearchQuery: (q: string) => searchQuery$.next(q),
+    search$,
     saveView,
     deleteView,
     reorderViews,

@@ -12,6 +12,8 @@ import type { ViewWindow } from '../../src/model/rows';
 import { rowsOf } from '../fixtures/windows';
 import type { ConversationSummary, LiveState } from '../../src/model/types';
 import type { ConversationDetail, IncomingMessage, LoadState } from '../../src/worker/engine';
+import type { SearchState } from '../../src/streams/searchResults';
+import type { PaletteItem } from '../../src/model/search';
 import { api, signIn, startTestServer, type TestServer } from '../server/helpers';
 
 let server: TestServer;
@@ -133,6 +135,22 @@ describe('engine over a MessageChannel', () => {
     expect(got.author).not.toBe('');
     expect(incoming.latest?.body).not.toContain('my own words');
     incoming.stop();
+  });
+
+  it('searches: local matches at once, then the server\'s messages merged in', async () => {
+    const { token } = await signIn(server.url);
+    const channel = (await api(server.url, token)<{ data: { conversations: ConversationSummary[] } }>('/api/conversations/data?type=channel')).body.data.conversations[0]!;
+    await api(server.url, token)('/api/messages/send', { body: { channel: channel.id, text: `Searching for ${channel.name} wombatword` } });
+    const results = watch(remoteStream<SearchState<PaletteItem>>((e, o) => e.search(o)));
+    await command((e) => e.setSearchQuery(channel.name));
+    const searching = await results.until((s) => s.query === channel.name && s.status === 'searching', 'local results');
+    expect(searching.results.conversations[0]).toMatchObject({ kind: 'conversation', id: channel.id, title: channel.name });
+    const done = await results.until((s) => s.query === channel.name && s.status === 'done', 'server results');
+    expect(done.results.conversations[0]!.id).toBe(channel.id);
+    expect(done.results.messages.some((m) => m.kind === 'message' && m.text.includes('wombatword'))).toBe(true);
+    await command((e) => e.setSearchQuery('w'));
+    await results.until((s) => s.status === 'idle', 'cleared');
+    results.stop();
   });
 
   it('reports a failed send without losing anything', async () => {
