@@ -94,6 +94,8 @@ export function createApi(config: EngineConfig, fetchFn?: typeof fetch) {
     markUnread: (id: string, lastRead?: string) => engine.markUnread(id, lastRead),
     release: (id: string) => engine.release(id),
     setSearchQuery: (q: string) => engine.setSearchQuery(q),
+    markViewRead: (viewId: string) => engine.markViewRead(viewId),
+    dmWith: (userId: string) => engine.dmWith(userId),
     saveView: (input: ViewInput, id?: string) => engine.saveView(input, id),
     deleteView: (id: string) => engine.deleteView(id),
     reorderViews: (positions: Array<{ id: string; position: number }>) => engine.reorderViews(positions),

@@ -593,6 +593,20 @@ export function createEngine(options: EngineOptions) {
     }
   }
 
+  /** Marks every unread conversation of a view read (a palette action); answers how many. */
+  async function markViewRead(viewId: string): Promise<number> {
+    const view = store.views.get(viewId);
+    if (!view) return 0;
+    const ids = view.ids(0, view.size).filter((id) => (store.conversations.get(id)?.unread_count_display ?? 0) > 0);
+    let done = 0;
+    // A few at a time: the server commits each mark with its event.
+    for (let i = 0; i < ids.length; i += 4) {
+      const batch = await Promise.all(ids.slice(i, i + 4).map((id) => markRead(id)));
+      done += batch.filter(Boolean).length;
+    }
+    return done;
+  }
+
   /** Marks a conversation unread again (the newest message from someone else), or back to `lastRead`. */
   async function markUnread(id: string, lastRead?: string): Promise<boolean> {
     try {
@@ -653,6 +667,12 @@ export function createEngine(options: EngineOptions) {
     markRead,
     markUnread,
     setSearchQuery: (q: string) => searchQuery$.next(q),
+    markViewRead,
+    /** The DM with a person, when the member has one. */
+    dmWith: (userId: string) => {
+      for (const c of store.conversations.values()) if (c.type === 'dm' && c.dm_user === userId) return c.id;
+      return null;
+    },
     search$,
     saveView,
     deleteView,

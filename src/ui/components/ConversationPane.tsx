@@ -3,7 +3,7 @@
  * a 'New messages' divider, in-conversation search, and the composer.
  */
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import { DEFERRED_PENDING_APPLY_MS, MESSAGE_BOX_MAX_HEIGHT_PX, MESSAGE_BOX_MIN_HEIGHT_PX } from '../../model/constants';
+import { DEFERRED_PENDING_APPLY_MS, MESSAGE_BOX_MAX_HEIGHT_PX, MESSAGE_BOX_MIN_HEIGHT_PX, MESSAGE_HIGHLIGHT_MS } from '../../model/constants';
 import { threadTitle, tokenize, tokensToPlain } from '../../model/mrkdwn';
 import { avatarOf, conversationTitle, displayName } from '../../model/rows';
 import { messageTime } from '../../model/time';
@@ -20,11 +20,22 @@ import { SearchIcon } from './Icons';
 
 type Names = { user(id: string): string | undefined };
 
-export function ConversationPane({ id, onClose, now }: { id: string; onClose: () => void; now: number }) {
+export interface OpenRequest {
+  /** A message to scroll to and highlight for 3 s (opening from a message result). */
+  highlightTs?: string;
+  /** Put the cursor in the message box (opening from search or a new DM). */
+  focusInput?: boolean;
+  /** Changes on every request, so the same one can be made twice. */
+  nonce: number;
+}
+
+export function ConversationPane({ id, onClose, now, request }: { id: string; onClose: () => void; now: number; request?: OpenRequest }) {
   const detail = useConversation(id);
   const [draft, setDraft] = useState('');
   const [sendError, setSendError] = useState<string | null>(null);
   const [searchOpen, setSearchOpen] = useState(false);
+  /** The message highlighted after opening from a message result. */
+  const [flash, setFlash] = useState<string | null>(null);
   const [query, setQuery] = useState('');
   const [match, setMatch] = useState(0);
   const endRef = useRef<HTMLDivElement>(null);
@@ -59,8 +70,20 @@ export function ConversationPane({ id, onClose, now }: { id: string; onClose: ()
   }, [current]);
 
   useEffect(() => {
-    if (!searchOpen) endRef.current?.scrollIntoView({ block: 'end' });
-  }, [messages.length, searchOpen]);
+    if (!searchOpen && !flash) endRef.current?.scrollIntoView({ block: 'end' });
+  }, [messages.length, searchOpen, flash]);
+
+  // SPEC §4.4: opened from a message result, the message is shown and highlighted for 3 s; from search, the box gets focus.
+  const loaded = detail?.status === 'loaded';
+  useEffect(() => {
+    if (!request || !loaded) return undefined;
+    if (request.focusInput) box.current?.focus();
+    if (!request.highlightTs) return undefined;
+    setFlash(request.highlightTs);
+    messagesRef.current?.querySelector(`[data-ts="${request.highlightTs}"]`)?.scrollIntoView({ block: 'center' });
+    const timer = window.setTimeout(() => setFlash(null), MESSAGE_HIGHLIGHT_MS);
+    return () => window.clearTimeout(timer);
+  }, [request, loaded]);
 
   // Leaving the conversation lets a reply's mark-as-read take effect in the list (SPEC §4.4).
   useEffect(() => () => void command((api) => api.release(id)), [id]);
@@ -171,7 +194,7 @@ export function ConversationPane({ id, onClose, now }: { id: string; onClose: ()
             names={names}
             now={now}
             divider={i === firstNew}
-            highlighted={m.ts === current}
+            highlighted={m.ts === current || m.ts === flash}
             profiles={profiles}
           />
         ))}

@@ -5,6 +5,7 @@ export interface Shortcut {
 }
 
 export const SHORTCUTS: readonly Shortcut[] = [
+  { keys: ['⌘/Ctrl', 'K'], action: 'Search conversations, messages, people and actions' },
   { keys: ['j', '↓'], action: 'Next conversation' },
   { keys: ['k', '↑'], action: 'Previous conversation' },
   { keys: ['Enter', '→'], action: 'Open conversation' },

@@ -18,6 +18,7 @@ import { FocusInboxModal, type FocusInboxOption, type FocusInboxSaveInput } from
 import { PAGES, type CustomView } from '../../model/views';
 import { isMod, isTyping } from '../keyboard/shortcuts';
 import { safeGet, safeSet } from '../session';
+import type { AppAction, OpenConversation } from '../actions';
 import { SearchIcon } from '../components/Icons';
 import { FilterBar } from '../components/FilterBar';
 import { InboxZero } from '../components/InboxZero';
@@ -48,7 +49,24 @@ interface ModalState {
   options: { channels: FocusInboxOption[]; people: FocusInboxOption[] };
 }
 
-export function ListPage({ page, menuButton, now }: { page: string; menuButton: React.ReactNode; now: number }) {
+export function ListPage({
+  page,
+  menuButton,
+  now,
+  openRequest,
+  onActions,
+  onSearch,
+}: {
+  page: string;
+  menuButton: React.ReactNode;
+  now: number;
+  /** Open this conversation (from the search palette). */
+  openRequest?: OpenConversation;
+  /** Told the page's commands, for the palette's Actions. */
+  onActions?: (actions: AppAction[]) => void;
+  /** Opens the search palette (its button; Cmd/Ctrl+K is global). */
+  onSearch?: () => void;
+}) {
   const views = usePageViews(page);
   const [viewId, setViewId] = useState(views[0]?.id ?? page);
   const [modal, setModal] = useState<ModalState | null>(null);
@@ -164,6 +182,26 @@ export function ListPage({ page, menuButton, now }: { page: string; menuButton: 
       setOpenId(id);
     }, []),
   );
+
+  useEffect(() => {
+    if (openRequest) setOpenId(openRequest.id);
+  }, [openRequest]);
+
+  // The page's commands, for the palette (issue 5 §3).
+  useEffect(() => {
+    onActions?.([
+      {
+        id: 'mark-view-read',
+        label: `Mark all in ${label} as read`,
+        run: () => void command((api) => api.markViewRead(viewId)).then((n) => toast(n === 1 ? 'Marked 1 conversation as read' : `Marked ${n} conversations as read`)),
+      },
+      { id: 'create-focus-inbox', label: 'Create focus inbox', run: () => void openModal('create') },
+      { id: 'toggle-sort', label: sortMode === 'ai' ? 'Sort by Time' : 'Sort by AI', run: toggleSort },
+      { id: 'fetch-data', label: 'Fetch data', run: () => void refresh() },
+      { id: 'show-shortcuts', label: 'Show keyboard shortcuts', keys: ['?'], run: () => setShowShortcuts(true) },
+      { id: 'filter-view', label: 'Filter this view', keys: ['Shift', 'K'], run: () => setFilterOpen(true) },
+    ]);
+  });
 
   // Stable, so memoised rows do not re-render on every cursor move.
   const keyboardNavRef = useRef(keyboardNav);
@@ -399,8 +437,15 @@ export function ListPage({ page, menuButton, now }: { page: string; menuButton: 
           <button type="button" className="button small-button" onClick={toggleSort}>
             {sortMode === 'ai' ? 'Sort by Time' : 'Sort by AI'}
           </button>
+          {onSearch && (
+            <button type="button" className="icon-button" aria-label="Search" title="Search (⌘/Ctrl+K)" onClick={onSearch}>
+              <SearchIcon size={16} />
+            </button>
+          )}
           <button type="button" className="icon-button" aria-label="Filter this view" title="Filter this view (Shift+K)" onClick={() => setFilterOpen(true)}>
-          <SearchIcon size={16} />
+            <svg width="16" height="16" viewBox="0 0 16 16" aria-hidden="true">
+              <path d="M2 3h12l-4.5 5.5V13l-3-1.5v-3z" fill="none" stroke="currentColor" strokeWidth="1.5" strokeLinejoin="round" />
+            </svg>
           </button>
           <button type="button" className="icon-button" aria-label="Keyboard shortcuts" onClick={() => setShowShortcuts(true)}>
             ?
@@ -449,7 +494,14 @@ export function ListPage({ page, menuButton, now }: { page: string; menuButton: 
             </>
           )}
         </section>
-        {openId && <ConversationPane id={openId} onClose={() => setOpenId(null)} now={now} />}
+        {openId && (
+          <ConversationPane
+            id={openId}
+            onClose={() => setOpenId(null)}
+            now={now}
+            request={openRequest?.id === openId ? openRequest : undefined}
+          />
+        )}
       </div>
       {showShortcuts && <ShortcutsOverlay onClose={() => setShowShortcuts(false)} />}
       {modal && (
