@@ -13,6 +13,7 @@ import { benchApply } from './liveEvent';
 import { benchFilter } from './filter';
 import { benchDemoGenerator } from './demoGenerator';
 import { benchBrowser } from './browser';
+import { benchLocalMatch, benchServerSearch } from './search';
 
 const fmt = (ms: number) => `${(ms * 1000).toFixed(1)} µs`;
 const verdicts: Array<[string, boolean]> = [];
@@ -43,6 +44,18 @@ out('\nLarge demo generator (every record consumed)');
 out(
   `  ${demo.users.toLocaleString()} users, ${demo.conversations.toLocaleString()} conversations, ${demo.messages.toLocaleString()} messages in ${(demo.ms / 1000).toFixed(2)} s; peak heap ${demo.peakHeapMB} MB, peak RSS ${demo.peakRssMB} MB`,
 );
+
+{
+  const local = benchLocalMatch();
+  out('\nSearch (issue 5)');
+  out(`  local match over 100,000 conversations: p50 ${local.p50.toFixed(1)} ms, p95 ${local.p95.toFixed(1)} ms over ${local.runs} keystrokes (budget ≤ 16 ms)`);
+  verdicts.push(['search: local match p95', local.p95 <= 16]);
+  const server = await benchServerSearch();
+  if (server) {
+    out(`  server search over ${server.messages.toLocaleString()} messages: p50 ${server.p50.toFixed(1)} ms, p95 ${server.p95.toFixed(1)} ms over ${server.runs} queries (budget p95 ≤ 50 ms)`);
+    verdicts.push(['search: server p95', server.p95 <= 50]);
+  } else out('  server search: skipped (the large workspace is built by the Chromium part of this bench on its first run)');
+}
 
 if (!process.argv.includes('--no-browser')) {
   const b = await benchBrowser();

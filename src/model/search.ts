@@ -34,7 +34,24 @@ export function userItem(u: UserData & { title?: string; team?: string }): Palet
   return { kind: 'user', id: u.id, title: displayName(u, u.id), ...(subtitle ? { subtitle } : {}), initials, colour };
 }
 
-/** The best `limit` matches of the conversations and people the worker holds: exact, then prefix, then contains; ties by activity or name. */
+/** Lowercase names, cached per summary object (summaries are replaced, never changed, so an entry never goes stale). */
+const lowerNames = new WeakMap<ConversationSummary, string>();
+
+function lowerName(c: ConversationSummary, users: ReadonlyMap<string, UserData>): string {
+  let name = lowerNames.get(c);
+  if (name === undefined) {
+    const person = c.type === 'dm' && c.dm_user ? users.get(c.dm_user) : undefined;
+    name = (person ? displayName(person, c.name) : c.name).toLowerCase();
+    lowerNames.set(c, name);
+  }
+  return name;
+}
+
+/**
+ * The best `limit` matches of the conversations and people the worker holds: exact, then
+ * prefix, then contains; ties by activity or name. One pass of string tests over cached
+ * lowercase names; titles are built for the winners only.
+ */
 export function localMatch(
   query: string,
   conversations: Iterable<ConversationSummary>,
@@ -43,13 +60,21 @@ export function localMatch(
   limit = 8,
 ): PaletteSections {
   const q = query.trim().toLowerCase();
-  const convs: Array<{ c: ConversationSummary; rank: number; title: string }> = [];
+  // Keep the best `limit` while scanning (a bounded insertion): no sort of a large array.
+  const best: Array<{ c: ConversationSummary; rank: number }> = [];
+  const worse = (a: { c: ConversationSummary; rank: number }, b: { c: ConversationSummary; rank: number }) =>
+    a.rank !== b.rank ? a.rank > b.rank : a.c.latest_activity < b.c.latest_activity;
   for (const c of conversations) {
-    const title = conversationTitle(c, users);
-    const rank = matchRank(title, q);
-    if (rank >= 0) convs.push({ c, rank, title });
+    const name = lowerName(c, users);
+    const at = name.indexOf(q);
+    if (at < 0) continue;
+    const item = { c, rank: at > 0 ? 2 : name.length === q.length ? 0 : 1 };
+    if (best.length === limit && !worse(best[limit - 1]!, item)) continue;
+    let i = best.length;
+    while (i > 0 && worse(best[i - 1]!, item)) i -= 1;
+    best.splice(i, 0, item);
+    if (best.length > limit) best.pop();
   }
-  convs.sort((a, b) => a.rank - b.rank || b.c.latest_activity - a.c.latest_activity);
   const people: Array<{ u: UserData; rank: number }> = [];
   for (const u of users.values()) {
     if (u.id === me) continue;
@@ -58,7 +83,7 @@ export function localMatch(
   }
   people.sort((a, b) => a.rank - b.rank || displayName(a.u, a.u.id).localeCompare(displayName(b.u, b.u.id)));
   return {
-    conversations: convs.slice(0, limit).map(({ c }) => conversationItem(c, users)),
+    conversations: best.map(({ c }) => conversationItem(c, users)),
     messages: [],
     users: people.slice(0, limit).map(({ u }) => userItem(u)),
   };

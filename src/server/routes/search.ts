@@ -97,7 +97,8 @@ export function searchRoutes(ctx: AppContext) {
     const fts = ftsQuery(q);
     if (want('messages') && fts) {
       const now = ctx.clock.now();
-      const hits = (await ctx.store.searchMessages(s.workspaceId, s.userId, fts, limit * 5))
+      // The 200 newest matches at least, re-ranked by relevance weighed against age.
+      const hits = (await ctx.store.searchMessages(s.workspaceId, s.userId, fts, Math.max(200, limit * 10)))
         .map((hit) => ({ hit, score: messageScore(hit.bm25, hit.ts, now) }))
         .sort((a, b) => b.score - a.score || (b.hit.ts > a.hit.ts ? 1 : -1))
         .slice(0, limit);

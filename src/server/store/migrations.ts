@@ -88,6 +88,15 @@ export const MIGRATIONS: readonly string[] = [
     VALUES (new.text, new.workspace_id, new.conversation_id, new.ts, new.user);
   END;
   `,
+  // 5: conversation names by trigram, so a name search is indexed (three characters or more).
+  // No delete trigger: clearWorkspaceData removes its rows itself, and searches join the live table.
+  `
+  CREATE VIRTUAL TABLE conversation_names USING fts5(name, workspace_id UNINDEXED, id UNINDEXED, tokenize = 'trigram');
+  INSERT INTO conversation_names (name, workspace_id, id) SELECT name, workspace_id, id FROM conversations;
+  CREATE TRIGGER conversation_names_insert AFTER INSERT ON conversations BEGIN
+    INSERT INTO conversation_names (name, workspace_id, id) VALUES (new.name, new.workspace_id, new.id);
+  END;
+  `,
 ];
 
 export function migrate(db: Database.Database): number {

@@ -228,7 +228,7 @@ export class SqliteStore implements Store {
 
   async clearWorkspaceData(id: string): Promise<void> {
     this.db.transaction(() => {
-      for (const table of ['users', 'conversations', 'conversation_members', 'messages', 'labels']) {
+      for (const table of ['users', 'conversations', 'conversation_names', 'message_search', 'conversation_members', 'messages', 'labels']) {
         this.db.prepare(`DELETE FROM ${table} WHERE workspace_id = ?`).run(id);
       }
     })();
@@ -544,17 +544,26 @@ export class SqliteStore implements Store {
        FROM message_search s
        WHERE message_search MATCH @q AND s.workspace_id = @ws
          AND EXISTS (SELECT 1 FROM conversation_members m WHERE m.workspace_id = @ws AND m.user_id = @user AND m.conversation_id = s.conversation_id)
-       ORDER BY bm25(message_search) LIMIT @limit`,
+       ORDER BY s.rowid DESC LIMIT @limit`,
     ).all({ q: ftsQuery, ws: workspaceId, user: userId, limit }) as MessageHit[];
   }
 
   async searchConversations(workspaceId: string, userId: string, text: string, limit: number): Promise<ConversationSummary[]> {
     const pattern = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    // The trigram index answers the name test (3+ characters; it serves LIKE without ESCAPE, so the
+    // inner test may match a little more when the text holds % or _, and the outer one is exact).
+    // CROSS JOIN keeps SQLite driving from the index rather than from the member's every row.
     const rows = this.st(
-      `${SUMMARY_SELECT}
-       WHERE m.workspace_id = @ws AND m.user_id = @user AND c.name LIKE @pattern ESCAPE '\\'
+      `SELECT c.*, m.last_read, m.unread_count,
+              l.category, l.source AS label_source, l.reason, l.confidence, l.triggers
+       FROM conversation_names n
+       CROSS JOIN conversations c ON c.workspace_id = @ws AND c.id = n.id
+       CROSS JOIN conversation_members m ON m.workspace_id = @ws AND m.user_id = @user AND m.conversation_id = n.id
+       LEFT JOIN labels l ON l.workspace_id = @ws AND l.user_id = @user AND l.conversation_id = n.id
+       WHERE n.name LIKE @raw AND n.workspace_id = @ws AND c.name LIKE @pattern ESCAPE '\\'
+       GROUP BY c.id
        ORDER BY c.latest_ts DESC LIMIT @limit`,
-    ).all({ ws: workspaceId, user: userId, pattern, limit }) as SummaryRow[];
+    ).all({ ws: workspaceId, user: userId, pattern, raw: `%${text}%`, limit }) as SummaryRow[];
     return rows.map(toSummary);
   }
 

@@ -233,7 +233,11 @@ export interface Store {
   ): Promise<Written<null>>;
   /** The ts of the newest message by someone else than `userId` (what 'mark unread' steps back before). */
   latestFromOthers(workspaceId: string, conversationId: string, userId: string): Promise<{ ts: string; before: string } | null>;
-  /** Messages matching an FTS5 query in conversations the member belongs to, best bm25 first (more than asked, for re-ranking). */
+  /**
+   * The newest messages matching an FTS5 query in conversations the member belongs to, with
+   * their bm25, for the caller to re-rank (taking the newest lets SQLite stop early instead of
+   * scoring every hit of a common word).
+   */
   searchMessages(workspaceId: string, userId: string, ftsQuery: string, limit: number): Promise<MessageHit[]>;
   /** The member's conversations whose name (or dm person) contains the text, case-insensitively. */
   searchConversations(workspaceId: string, userId: string, text: string, limit: number): Promise<ConversationSummary[]>;
