@@ -21,12 +21,17 @@ export function benchLocalMatch(): { p50: number; p95: number; runs: number } {
   const conversations = syntheticConversations(100_000);
   const users = new Map<string, UserData>();
   for (let i = 0; i < 5_000; i++) users.set(`U${i}`, { id: `U${i}`, name: `person${i}`, real_name: `Person Number ${i}`, display_name: `p${i}` });
+  // The index as the worker's store keeps it (lowercase names maintained with every change).
+  const names = new Map(conversations.map((c) => [c.id, { name: c.name.toLowerCase(), at: c.latest_activity }] as const));
+  const byId = new Map(conversations.map((c) => [c.id, c] as const));
+  const people = new Map([...users.values()].map((u) => [u.id, `${u.real_name}\u0000${u.display_name}\u0000${u.name}`.toLowerCase()] as const));
+  const index = { names, conversation: (id: string) => byId.get(id), people, users, me: 'U_ME' };
   const queries = ['co', 'con', 'conv', 'conversation-9', 'conversation-99', 'pe', 'person number 4', 'zz', 'on-12', 'ation-5'];
   const times: number[] = [];
   for (let round = 0; round < 5; round++) {
     for (const q of queries) {
       const start = performance.now();
-      localMatch(q, conversations, users, 'U_ME');
+      localMatch(q, index);
       times.push(performance.now() - start);
     }
   }

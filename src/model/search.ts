@@ -34,58 +34,79 @@ export function userItem(u: UserData & { title?: string; team?: string }): Palet
   return { kind: 'user', id: u.id, title: displayName(u, u.id), ...(subtitle ? { subtitle } : {}), initials, colour };
 }
 
-/** Lowercase names, cached per summary object (summaries are replaced, never changed, so an entry never goes stale). */
-const lowerNames = new WeakMap<ConversationSummary, string>();
+/** A conversation's lowercase title and latest activity, as the store keeps them for search. */
+export interface SearchName {
+  name: string;
+  at: number;
+}
 
-function lowerName(c: ConversationSummary, users: ReadonlyMap<string, UserData>): string {
-  let name = lowerNames.get(c);
-  if (name === undefined) {
-    const person = c.type === 'dm' && c.dm_user ? users.get(c.dm_user) : undefined;
-    name = (person ? displayName(person, c.name) : c.name).toLowerCase();
-    lowerNames.set(c, name);
+/** What the local match reads: lowercase names kept by the store, and lookups. */
+export interface LocalIndex {
+  /** Lowercase conversation titles (and activity) by id. */
+  names: ReadonlyMap<string, SearchName>;
+  conversation(id: string): ConversationSummary | undefined;
+  /** Lowercase person names ("real\0display\0handle") by id. */
+  people: ReadonlyMap<string, string>;
+  users: ReadonlyMap<string, UserData>;
+  me: string;
+}
+
+type Ranked = { id: string; rank: number; at: number };
+const worse = (a: Ranked, b: Ranked) => (a.rank !== b.rank ? a.rank > b.rank : a.at < b.at);
+
+/** Keeps the best `limit` items (a bounded insertion): no sort of a large array. */
+function keep(best: Ranked[], item: Ranked, limit: number): void {
+  if (best.length === limit && !worse(best[limit - 1]!, item)) return;
+  let i = best.length;
+  while (i > 0 && worse(best[i - 1]!, item)) i -= 1;
+  best.splice(i, 0, item);
+  if (best.length > limit) best.pop();
+}
+
+/** 0 when one of the \0-separated names equals the query, 1 when one starts with it, 2 when one contains it, -1 otherwise. */
+function rankIn(names: string, q: string): number {
+  const at = names.indexOf(q);
+  if (at < 0) return -1;
+  let rank = 2;
+  for (const name of names.split('\u0000')) {
+    if (name === q) return 0;
+    if (name.startsWith(q)) rank = 1;
   }
-  return name;
+  return rank;
 }
 
 /**
- * The best `limit` matches of the conversations and people the worker holds: exact, then
- * prefix, then contains; ties by activity or name. One pass of string tests over cached
- * lowercase names; titles are built for the winners only.
+ * The best `limit` matches among the conversations and people the worker holds: exact,
+ * then prefix, then contains; ties by activity (conversations) or name (people). One pass
+ * of indexOf over lowercase names the store keeps; items are built for the winners only.
  */
-export function localMatch(
-  query: string,
-  conversations: Iterable<ConversationSummary>,
-  users: ReadonlyMap<string, UserData>,
-  me: string,
-  limit = 8,
-): PaletteSections {
+export function localMatch(query: string, index: LocalIndex, limit = 8): PaletteSections {
   const q = query.trim().toLowerCase();
-  // Keep the best `limit` while scanning (a bounded insertion): no sort of a large array.
-  const best: Array<{ c: ConversationSummary; rank: number }> = [];
-  const worse = (a: { c: ConversationSummary; rank: number }, b: { c: ConversationSummary; rank: number }) =>
-    a.rank !== b.rank ? a.rank > b.rank : a.c.latest_activity < b.c.latest_activity;
-  for (const c of conversations) {
-    const name = lowerName(c, users);
-    const at = name.indexOf(q);
-    if (at < 0) continue;
-    const item = { c, rank: at > 0 ? 2 : name.length === q.length ? 0 : 1 };
-    if (best.length === limit && !worse(best[limit - 1]!, item)) continue;
-    let i = best.length;
-    while (i > 0 && worse(best[i - 1]!, item)) i -= 1;
-    best.splice(i, 0, item);
-    if (best.length > limit) best.pop();
-  }
-  const people: Array<{ u: UserData; rank: number }> = [];
-  for (const u of users.values()) {
-    if (u.id === me) continue;
-    const rank = Math.min(...[displayName(u, u.id), u.display_name, u.name].map((n) => matchRank(n ?? '', q)).map((r) => (r < 0 ? 9 : r)));
-    if (rank < 9) people.push({ u, rank });
-  }
-  people.sort((a, b) => a.rank - b.rank || displayName(a.u, a.u.id).localeCompare(displayName(b.u, b.u.id)));
+  const best: Ranked[] = [];
+  // forEach: no [key, value] array per entry (100,000 of them on a broad query).
+  index.names.forEach((entry, id) => {
+    const at = entry.name.indexOf(q);
+    if (at < 0) return;
+    keep(best, { id, rank: at > 0 ? 2 : entry.name.length === q.length ? 0 : 1, at: entry.at }, limit);
+  });
+  const people: Ranked[] = [];
+  index.people.forEach((names, id) => {
+    if (id === index.me) return;
+    const rank = rankIn(names, q);
+    if (rank >= 0) people.push({ id, rank, at: 0 });
+  });
+  const userName = (id: string) => displayName(index.users.get(id), id);
+  people.sort((a, b) => a.rank - b.rank || userName(a.id).localeCompare(userName(b.id)));
   return {
-    conversations: best.map(({ c }) => conversationItem(c, users)),
+    conversations: best.flatMap(({ id }) => {
+      const c = index.conversation(id);
+      return c ? [conversationItem(c, index.users)] : [];
+    }),
     messages: [],
-    users: people.slice(0, limit).map(({ u }) => userItem(u)),
+    users: people.slice(0, limit).flatMap(({ id }) => {
+      const u = index.users.get(id);
+      return u ? [userItem(u)] : [];
+    }),
   };
 }
 

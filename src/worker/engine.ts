@@ -375,7 +375,14 @@ export function createEngine(options: EngineOptions) {
   const search$ = searchResults<PaletteItem>(
     {
       query$: searchQuery$,
-      local: (q) => localMatch(q, store.conversations.values(), store.users, store.me),
+      local: (q) =>
+        localMatch(q, {
+          names: store.searchNames,
+          conversation: (id) => store.conversations.get(id),
+          people: store.searchPeople,
+          users: store.users,
+          me: store.me,
+        }),
       search: (q) =>
         defer(() => http.request<ServerSearch>('/api/search', { query: { q, limit: 20 } })).pipe(map((body) => serverSections(body, store.users))),
       log,

@@ -9,6 +9,7 @@ import { FLAT_LAYOUT, GROUPS, headerSlots, slotCount, slotOfPosition, slotsIn, t
 import { displayName, toRow, type ListItem, type ViewWindow } from '../model/rows';
 import type { ConversationSummary, ConversationUpdateData, MessageUpdateData, UserData } from '../model/types';
 import { reduceSummary } from './reduce';
+import type { SearchName } from '../model/search';
 import { BUILTIN_VIEWS, ViewIndex, definitionOf, type ViewDefinition } from './views';
 import { BUILTIN_VIEWS as BUILTIN_VIEW_RECORDS, byPosition, type View } from '../model/views';
 
@@ -18,6 +19,10 @@ const MAX_FILTERED_VIEWS = 4;
 export class EngineStore {
   readonly conversations = new Map<string, ConversationSummary>();
   readonly users = new Map<string, UserData>();
+  /** Lowercase title and activity by conversation id, kept with every change (the palette's local match scans these). */
+  readonly searchNames = new Map<string, SearchName>();
+  /** Lowercase names of each person (real, display, handle), kept with every change. */
+  readonly searchPeople = new Map<string, string>();
   /** Every maintained index: the built-in views in time order, and on demand other orders and filters. */
   readonly views = new Map<string, ViewIndex>();
   private readonly definitions = new Map<string, ViewDefinition>();
@@ -108,6 +113,8 @@ export class EngineStore {
   clear(): void {
     this.conversations.clear();
     this.users.clear();
+    this.searchNames.clear();
+    this.searchPeople.clear();
     for (const view of this.views.values()) view.rebuild([]);
     this.me = '';
     this.version += 1;
@@ -115,14 +122,26 @@ export class EngineStore {
 
   mergeUsers(users: Record<string, UserData> | undefined): void {
     if (!users) return;
-    for (const [id, user] of Object.entries(users)) this.users.set(id, user);
+    for (const [id, user] of Object.entries(users)) {
+      this.users.set(id, user);
+      this.searchPeople.set(id, `${user.real_name}\u0000${user.display_name}\u0000${user.name}`.toLowerCase());
+    }
+  }
+
+  private nameOf(c: ConversationSummary): string {
+    const person = c.type === 'dm' && c.dm_user ? this.users.get(c.dm_user) : undefined;
+    return (person ? person.real_name || person.display_name || person.name || c.name : c.name).toLowerCase();
   }
 
   /** Replaces everything with a snapshot. */
   replaceAll(conversations: Iterable<ConversationSummary>, users?: Record<string, UserData>): void {
     this.conversations.clear();
-    for (const c of conversations) this.conversations.set(c.id, c);
+    this.searchNames.clear();
     this.mergeUsers(users);
+    for (const c of conversations) {
+      this.conversations.set(c.id, c);
+      this.searchNames.set(c.id, { name: this.nameOf(c), at: c.latest_activity });
+    }
     for (const view of this.views.values()) view.rebuild(this.conversations.values());
     this.version += 1;
   }
@@ -131,6 +150,7 @@ export class EngineStore {
   addMany(conversations: Iterable<ConversationSummary>): void {
     for (const c of conversations) {
       this.conversations.set(c.id, c);
+      this.searchNames.set(c.id, { name: this.nameOf(c), at: c.latest_activity });
       for (const view of this.views.values()) view.update(c.id, c);
     }
     this.version += 1;
@@ -157,8 +177,15 @@ export class EngineStore {
   put(id: string, next: ConversationSummary | undefined): boolean {
     const previous = this.conversations.get(id);
     if (next === previous) return false;
-    if (next) this.conversations.set(id, next);
-    else this.conversations.delete(id);
+    if (next) {
+      this.conversations.set(id, next);
+      const entry = this.searchNames.get(id);
+      if (!entry || next.name !== previous?.name) this.searchNames.set(id, { name: this.nameOf(next), at: next.latest_activity });
+      else entry.at = next.latest_activity;
+    } else {
+      this.conversations.delete(id);
+      this.searchNames.delete(id);
+    }
     if (!this.held.has(id) || !next) for (const view of this.views.values()) view.update(id, next);
     this.version += 1;
     return true;
