@@ -550,20 +550,25 @@ export class SqliteStore implements Store {
 
   async searchConversations(workspaceId: string, userId: string, text: string, limit: number): Promise<ConversationSummary[]> {
     const pattern = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    // The trigram index answers the name test (3+ characters; it serves LIKE without ESCAPE, so the
-    // inner test may match a little more when the text holds % or _, and the outer one is exact).
-    // CROSS JOIN keeps SQLite driving from the index rather than from the member's every row.
+    // The trigram index answers the name tests (3+ characters; it serves LIKE without ESCAPE, so
+    // the inner tests may match a little more when the text holds % or _, and the outer one is
+    // exact). Candidates are bounded: every name starting with the text, and the first names
+    // containing it; exact names rank first, then prefixes, then the rest by activity.
+    const raw = `%${text}%`;
+    const prefix = `${text}%`;
+    const escapedPrefix = `${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     const rows = this.st(
       `SELECT c.*, m.last_read, m.unread_count,
               l.category, l.source AS label_source, l.reason, l.confidence, l.triggers
-       FROM conversation_names n
+       FROM (SELECT id FROM (SELECT id FROM conversation_names WHERE name LIKE @prefix AND workspace_id = @ws LIMIT 2000)
+             UNION SELECT id FROM (SELECT id FROM conversation_names WHERE name LIKE @raw AND workspace_id = @ws LIMIT 500)) n
        CROSS JOIN conversations c ON c.workspace_id = @ws AND c.id = n.id
        CROSS JOIN conversation_members m ON m.workspace_id = @ws AND m.user_id = @user AND m.conversation_id = n.id
        LEFT JOIN labels l ON l.workspace_id = @ws AND l.user_id = @user AND l.conversation_id = n.id
-       WHERE n.name LIKE @raw AND n.workspace_id = @ws AND c.name LIKE @pattern ESCAPE '\\'
-       GROUP BY c.id
-       ORDER BY c.latest_ts DESC LIMIT @limit`,
-    ).all({ ws: workspaceId, user: userId, pattern, raw: `%${text}%`, limit }) as SummaryRow[];
+       WHERE c.name LIKE @pattern ESCAPE '\\'
+       ORDER BY CASE WHEN lower(c.name) = lower(@text) THEN 0 WHEN c.name LIKE @escapedPrefix ESCAPE '\\' THEN 1 ELSE 2 END, c.latest_ts DESC
+       LIMIT @limit`,
+    ).all({ ws: workspaceId, user: userId, pattern, raw, prefix, escapedPrefix, text, limit }) as SummaryRow[];
     return rows.map(toSummary);
   }
 
