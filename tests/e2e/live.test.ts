@@ -51,22 +51,18 @@ describe('Sift end to end', () => {
       .conversations;
     const dm = conversations.find((c) => c.type === 'dm' && c.dm_user)!;
 
-    await page.goto(`${server.url}/conversations`);
-    await page.getByRole('tab', { name: /DMs/ }).click();
-    const row = page.locator(`[data-conversation-id="${dm.id}"]`);
-    await page.getByRole('listbox').evaluate((list, id) => {
-      // Scroll until the DM's row is rendered by the virtualized list.
-      return new Promise<void>((resolve) => {
-        const step = () => {
-          if (document.querySelector(`[data-conversation-id="${id}"]`) || list.scrollTop + list.clientHeight >= list.scrollHeight) return resolve();
-          list.scrollTop += list.clientHeight;
-          requestAnimationFrame(step);
-        };
-        step();
-      });
-    }, dm.id);
-    // The simulator keeps reordering rows: click the row element itself rather than a screen position.
-    await row.dispatchEvent('click');
+    // Open the DM through the search palette: the simulator keeps reordering the list.
+    const data = (await api(server.url, token)<{ data: { users: Record<string, { real_name: string }> } }>('/api/conversations/data?limit=1')).body.data;
+    const person = data.users[dm.dm_user!]!.real_name;
+    await page.goto(`${server.url}/inbox`);
+    await page.getByRole('option').first().waitFor();
+    await page.keyboard.press('Control+k');
+    const palette = page.getByRole('dialog');
+    await palette.getByRole('tab', { name: 'Conversations' }).click();
+    await palette.getByPlaceholder('Search conversations, messages, and people...').fill(person);
+    await palette.getByRole('option', { name: new RegExp(person) }).first().waitFor();
+    await page.keyboard.press('Enter');
+    await page.locator('.detail-title', { hasText: person }).waitFor();
     await page.locator('.message').first().waitFor();
 
     await server.kill();
