@@ -43,6 +43,12 @@ try {
     await page.waitForTimeout(300);
     await shot('filter');
     await page.keyboard.press('Escape');
+    await page.keyboard.press('Control+k');
+    await page.getByRole('dialog').getByPlaceholder('Search conversations, messages, and people...').fill('deploy');
+    await page.getByRole('dialog').getByRole('option').nth(3).waitFor();
+    await page.waitForTimeout(600);
+    await shot('search');
+    await page.keyboard.press('Escape');
     await page.getByRole('button', { name: 'Create Focus Inbox' }).click();
     await page.getByRole('dialog').getByLabel('View Name').fill('Unread DMs');
     await page.getByRole('dialog').getByRole('checkbox', { name: 'Direct Messages' }).check();
