@@ -684,9 +684,11 @@ export function createEngine(options: EngineOptions) {
     saveView,
     deleteView,
     reorderViews,
+    // Only a change to the views themselves re-sends the list (not every live event).
     views$: storeVersion$.pipe(
+      map(() => store.viewsVersion),
+      distinctUntilChanged(),
       map(() => store.listViews()),
-      distinctUntilChanged((a, b) => JSON.stringify(a) === JSON.stringify(b)),
     ),
     /** Lets a held conversation take its new place (see store.hold). */
     release: (id: string) => {

@@ -29,6 +29,8 @@ export class EngineStore {
   /** The member's views as the page lists them: built-in, then custom (focus inboxes). */
   private viewRecords = new Map<string, View>(BUILTIN_VIEW_RECORDS.map((v) => [v.id, v]));
   me = '';
+  /** Bumped when the list of views (not their content) changes. */
+  viewsVersion = 0;
   /** Bumped on every change the page may need to see. */
   version = 0;
 
@@ -53,6 +55,7 @@ export class EngineStore {
     index.rebuild(this.conversations.values());
     this.views.set(view.id, index);
     this.version += 1;
+    this.viewsVersion += 1;
   }
 
   removeView(id: string): void {
@@ -61,6 +64,7 @@ export class EngineStore {
     this.viewRecords.delete(id);
     this.definitions.delete(id);
     this.version += 1;
+    this.viewsVersion += 1;
   }
 
   /** Replaces the custom views (a session's first load, or a reset event); built-in views stay. */
@@ -69,6 +73,7 @@ export class EngineStore {
     for (const view of views) if (view.isCustom) this.upsertView(view);
     // Built-in settings (visibility, position) from the server replace the defaults.
     for (const view of views) if (!view.isCustom && this.viewRecords.has(view.id)) this.viewRecords.set(view.id, view);
+    this.viewsVersion += 1;
   }
 
   private dropIndexes(viewId: string): void {

@@ -1,16 +1,14 @@
 /** Focus inboxes end to end in Chromium (issue 4): create, count, mark read, reload, edit, reorder, delete. */
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { e2eSession, signIn, type RunningServer } from './harness';
+import { e2eSession, type RunningServer } from './harness';
 
-const session = e2eSession({ init: [() => localStorage.setItem('sift_sort_mode:inbox', 'time')] });
+const session = e2eSession({ signIn: true, init: [() => localStorage.setItem('sift_sort_mode:inbox', 'time')] });
 let page: Page;
 let server: RunningServer;
 
 beforeAll(async () => {
   ({ page, server } = session);
-  await signIn(page, server.url);
-  await page.getByRole('option').first().waitFor();
 });
 
 const tab = (name: string) => page.getByRole('tab', { name: new RegExp(`^${name}`) });

@@ -118,9 +118,17 @@ export interface E2eSession {
 
 /**
  * Registers beforeAll/afterAll hooks that start a fresh server and Chromium, open a page
- * (after `init` scripts) and sign in; the returned object is filled in once they ran.
+ * (after `init` scripts) and, when asked, sign in; the returned object is filled in once they ran.
  */
-export function e2eSession(options: { env?: Record<string, string>; init?: Array<() => void>; viewport?: { width: number; height: number } } = {}): E2eSession {
+export function e2eSession(
+  options: {
+    env?: Record<string, string>;
+    init?: Array<() => void>;
+    viewport?: { width: number; height: number };
+    /** Sign in through /auth and wait for the inbox's first list item. */
+    signIn?: boolean;
+  } = {},
+): E2eSession {
   const session = {} as E2eSession;
   beforeAll(async () => {
     ensureChromium();
@@ -129,6 +137,10 @@ export function e2eSession(options: { env?: Record<string, string>; init?: Array
     session.browser = await launchBrowser();
     session.page = await session.browser.newPage({ viewport: options.viewport ?? { width: 1280, height: 900 } });
     for (const script of options.init ?? []) await session.page.addInitScript(script);
+    if (options.signIn) {
+      await signIn(session.page, session.server.url);
+      await session.page.getByRole('option').first().waitFor();
+    }
   });
   afterAll(async () => {
     await session.browser?.close();

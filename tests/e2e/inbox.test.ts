@@ -1,15 +1,14 @@
 /** The inbox's AI grouping, sort toggle, in-view filter and Inbox Zero, end to end in Chromium. */
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { e2eSession, signIn, startServer, type RunningServer } from './harness';
+import { e2eSession, type RunningServer } from './harness';
 
-const session = e2eSession();
+const session = e2eSession({ signIn: true });
 let page: Page;
 let server: RunningServer;
 
 beforeAll(async () => {
   ({ page, server } = session);
-  await signIn(page, server.url);
   await page.locator('.group-header').first().waitFor();
 });
 

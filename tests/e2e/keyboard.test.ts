@@ -1,9 +1,9 @@
 /** The inbox without a mouse, end to end in Chromium (SPEC §2.11, §4.4, §4.5). */
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { e2eSession, signIn, startServer, type RunningServer } from './harness';
+import { e2eSession, type RunningServer } from './harness';
 
-const session = e2eSession({
+const session = e2eSession({ signIn: true,
   // Time order: a flat list (the AI grouping has its own test).
   init: [
     () => {
@@ -17,8 +17,6 @@ let server: RunningServer;
 
 beforeAll(async () => {
   ({ page, server } = session);
-  await signIn(page, server.url);
-  await page.getByRole('option').first().waitFor();
 });
 
 const activeId = () => page.getByRole('listbox').getAttribute('aria-activedescendant');

@@ -1,16 +1,14 @@
 /** The search palette end to end in Chromium (issue 5 §4). */
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { e2eSession, signIn, type RunningServer } from './harness';
+import { e2eSession, type RunningServer } from './harness';
 
-const session = e2eSession({ init: [() => localStorage.setItem('sift_sort_mode:inbox', 'time')] });
+const session = e2eSession({ signIn: true, init: [() => localStorage.setItem('sift_sort_mode:inbox', 'time')] });
 let page: Page;
 let server: RunningServer;
 
 beforeAll(async () => {
   ({ page, server } = session);
-  await signIn(page, server.url);
-  await page.getByRole('option').first().waitFor();
 });
 
 const palette = () => page.getByRole('dialog');

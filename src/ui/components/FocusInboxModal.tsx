@@ -11,7 +11,8 @@
  * field saves; Esc cancels (an open multi-select list closes first). No key pressed in the
  * dialog reaches the page's window listeners.
  */
-import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from 'react';
+import { useDialog } from '../hooks/useDialog';
+import { useId, useLayoutEffect, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from 'react';
 import { EMPTY_FOCUS_FILTER, formToRules, rulesToForm, type FocusFilter, type ReadStatus } from '../../model/focus';
 import type { ConversationType, FilterRule } from '../../model/types';
 import { MultiSelect, type MultiSelectOption } from './MultiSelect';
@@ -114,33 +115,20 @@ export function FocusInboxModal({ mode, view, pageId, pages, channels, people, o
   // Focus the name field on open; give focus back to the opener on close.
   useLayoutEffect(() => {
     mounted.current = true;
-    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    nameInput.current?.focus();
     return () => {
       mounted.current = false;
-      if (opener?.isConnected && opener !== document.body) opener.focus();
     };
   }, []);
 
-  // Keys pressed while focus is outside the dialog (it fell to the page, e.g. from a button that got
-  // disabled) still belong to the modal: Esc cancels, Tab comes back in, and nothing else reaches the page.
-  useEffect(() => {
-    const onKey = (event: KeyboardEvent) => {
-      const node = dialog.current;
-      if (!node || (event.target instanceof Node && node.contains(event.target))) return;
-      event.stopPropagation();
-      if (event.key === 'Escape') {
-        event.preventDefault();
-        onCloseRef.current();
-      } else if (event.key === 'Tab') {
-        event.preventDefault();
-        const items = focusables(node);
-        (event.shiftKey ? items[items.length - 1] : items[0])?.focus();
-      }
-    };
-    window.addEventListener('keydown', onKey, true);
-    return () => window.removeEventListener('keydown', onKey, true);
-  }, []);
+  useDialog({
+    dialog,
+    initial: nameInput,
+    onClose,
+    onStrayTab: (backwards) => {
+      const items = dialog.current ? focusables(dialog.current) : [];
+      (backwards ? items[items.length - 1] : items[0])?.focus();
+    },
+  });
 
   const changeFilters = (update: (form: FocusFilter) => FocusFilter) => {
     setForm(update);

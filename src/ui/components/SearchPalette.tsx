@@ -9,7 +9,8 @@
  * pressed in the palette reaches the page's window listeners. The highlight goes back to the
  * first item when resetKey changes or the tab changes.
  */
-import { useEffect, useId, useLayoutEffect, useRef, useState, type JSX, type KeyboardEvent as ReactKeyboardEvent, type ReactNode } from 'react';
+import { useDialog } from '../hooks/useDialog';
+import { useEffect, useId, useRef, useState, type JSX, type KeyboardEvent as ReactKeyboardEvent, type ReactNode } from 'react';
 import { Avatar } from './Avatar';
 import { TypeIcon } from './TypeIcon';
 import '../styles-palette.css';
@@ -142,8 +143,6 @@ export function SearchPalette({ query, onQuery, status, results, resetKey, actio
 
   const dialog = useRef<HTMLDivElement>(null);
   const input = useRef<HTMLInputElement>(null);
-  const onCloseRef = useRef(onClose);
-  onCloseRef.current = onClose;
 
   const text = query.trim();
   const canAskAi = aiEnabled && text.length > 0 && onAskAi !== undefined;
@@ -166,33 +165,7 @@ export function SearchPalette({ query, onQuery, status, results, resetKey, actio
   else if (tab !== 'actions' && status === 'searching' && resultCount === 0) note = SEARCHING;
   else if (entries.length === 0 && (tab === 'actions' || status === 'done')) note = NO_RESULTS;
 
-  // Focus the input on open; give focus back to the opener on close.
-  useLayoutEffect(() => {
-    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    input.current?.focus();
-    return () => {
-      if (opener?.isConnected && opener !== document.body) opener.focus();
-    };
-  }, []);
-
-  // Keys pressed while focus is outside the palette still belong to it: Esc closes, Tab comes
-  // back to the input, and nothing reaches the page.
-  useEffect(() => {
-    const onKey = (event: KeyboardEvent) => {
-      const node = dialog.current;
-      if (!node || (event.target instanceof Node && node.contains(event.target))) return;
-      event.stopPropagation();
-      if (event.key === 'Escape') {
-        event.preventDefault();
-        onCloseRef.current();
-      } else if (event.key === 'Tab') {
-        event.preventDefault();
-        input.current?.focus();
-      }
-    };
-    window.addEventListener('keydown', onKey, true);
-    return () => window.removeEventListener('keydown', onKey, true);
-  }, []);
+  useDialog({ dialog, initial: input, onClose, onStrayTab: () => input.current?.focus() });
 
   // Keep the highlighted option in view.
   useEffect(() => {
