@@ -4,6 +4,7 @@
  * handle. Observables do not cross by themselves: `remote()` subscribes on this side and
  * forwards next/error/complete; errors cross as {name, message}.
  */
+import type { AskOptions, RefineEvent, RefineMode, UnreadSummary } from '../model/ai';
 import * as Comlink from 'comlink';
 import type { Observable } from 'rxjs';
 import { createLogger, type ConsoleLike, type FatalEntry } from '../model/logger';
@@ -113,6 +114,15 @@ export function createApi(config: EngineConfig, fetchFn?: typeof fetch) {
     },
     setCategory: (id: string, category: AiCategory | null) => engine.setCategory(id, category),
     featureFlags: () => engine.featureFlags(),
+    /* AI (SPEC §7.4, §7.8): results carry their error text, so the page never sees a thrown error */
+    ask: (question: string, options?: AskOptions) => engine.ai.ask(question, options),
+    classifyUnread: () => engine.ai.classifyUnread(),
+    catchupStart: () => engine.ai.catchupStart(),
+    catchupChat: (sessionId: string, message: string) => engine.ai.catchupChat(sessionId, message),
+    catchupSession: (sessionId: string) => engine.ai.catchupSession(sessionId),
+    catchupStats: (sessionId: string) => engine.ai.catchupStats(sessionId),
+    catchupEnd: (sessionId: string) => engine.ai.catchupEnd(sessionId),
+    transcribe: (audio: Blob, filename?: string) => engine.ai.transcribe(audio, filename),
     /** The names of a conversation's other members (the '+N' hover list). */
     memberNames: (id: string): string[] => {
       const c = engine.summary(id);
@@ -143,6 +153,9 @@ export function createApi(config: EngineConfig, fetchFn?: typeof fetch) {
     incoming: (o: RemoteObserver<IncomingMessage>) => remote(engine.incoming$, o),
     views: (o: RemoteObserver<View[]>) => remote(engine.views$, o),
     search: (o: RemoteObserver<SearchState<PaletteItem>>) => remote(engine.search$, o),
+    /** A refinement as it streams: {chunk}…, then {done, text} or {error}; unsubscribing cancels it. */
+    refine: (text: string, mode: RefineMode, o: RemoteObserver<RefineEvent>) => remote(engine.ai.refine$(text, mode), o),
+    unreadSummary: (o: RemoteObserver<UnreadSummary>) => remote(engine.unreadSummary$, o),
     fatalLog: (o: RemoteObserver<FatalEntry>) => {
       const listener = (entry: FatalEntry) => void o.next(entry);
       fatalListeners.add(listener);

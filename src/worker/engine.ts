@@ -7,6 +7,8 @@
  * applied after the snapshot, idempotently. A reconnect carries lastSequence and replays
  * what was missed; a fresh connection (or a server that lost our place) reloads.
  */
+import { createAiClient } from './ai';
+import type { UnreadSummary } from '../model/ai';
 import {
   BehaviorSubject,
   EMPTY,
@@ -131,6 +133,9 @@ function toHttpError(error: unknown): HttpError {
   return { isNetworkError: false, status: 0, message: (error as Error)?.message || 'An unexpected error occurred' };
 }
 
+/** The inbox in AI order without headers or a query: its group sizes are the unread counts per category. */
+const AI_SUMMARY_LAYOUT: Layout = { order: 'ai', headers: false, collapsed: [], query: '' };
+
 export function createEngine(options: EngineOptions) {
   const { log } = options;
   const scheduler = options.scheduler ?? asyncScheduler;
@@ -152,6 +157,7 @@ export function createEngine(options: EngineOptions) {
   /** The session's feature flags, once fetched (see featureFlags). */
   let flags: Promise<Record<string, boolean>> | null = null;
   const http = createHttpClient({ baseUrl: options.baseUrl, token: () => token$.value, fetch: fetchFn });
+  const ai = createAiClient({ http, token: () => token$.value, fetch: fetchFn });
   const store = new EngineStore(log);
   const changed = () => storeVersion$.next(store.version);
 
@@ -697,6 +703,15 @@ export function createEngine(options: EngineOptions) {
     setCategory,
     send,
     featureFlags,
+    ai,
+    /** The unread conversations of the inbox by AI category (the Ask AI start screen's summary). */
+    unreadSummary$: storeVersion$.pipe(
+      map((): UnreadSummary => {
+        const sizes = store.indexFor('inbox', AI_SUMMARY_LAYOUT)?.groupSizes ?? [0, 0, 0, 0];
+        return { total: sizes.reduce((a, b) => a + b, 0), urgent: sizes[0] ?? 0, can_wait: sizes[1] ?? 0, fyi: sizes[2] ?? 0 };
+      }),
+      distinctUntilChanged((a, b) => a.total === b.total && a.urgent === b.urgent && a.can_wait === b.can_wait && a.fyi === b.fyi),
+    ),
     refresh,
     /** A person of the workspace, as the users map holds them (null when unknown). */
     user: (id: string) => store.users.get(id) ?? null,

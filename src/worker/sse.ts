@@ -10,11 +10,17 @@ import { createParser } from 'eventsource-parser';
 import type { SseSignal } from '../streams/liveConnection';
 import { HttpFailure, errorMessageOf } from './http';
 
-export function openSse(url: string, fetchFn: typeof fetch = fetch): Observable<SseSignal> {
+export function openSse(url: string, fetchFn: typeof fetch = fetch, init: { method?: 'GET' | 'POST'; headers?: Record<string, string>; body?: string } = {}): Observable<SseSignal> {
   return new Observable<SseSignal>((subscriber) => {
     const controller = new AbortController();
     (async () => {
-      const response = await fetchFn(url, { headers: { Accept: 'text/event-stream' }, credentials: 'include', signal: controller.signal });
+      const response = await fetchFn(url, {
+        method: init.method ?? 'GET',
+        headers: { Accept: 'text/event-stream', ...init.headers },
+        body: init.body,
+        credentials: 'include',
+        signal: controller.signal,
+      });
       if (!response.ok || !response.body) {
         const body = await response.json().catch(() => undefined);
         throw new HttpFailure(false, response.status, errorMessageOf(body));

@@ -12,6 +12,7 @@
  * shapes and the real layout arithmetic; only the server and the transport are faked.
  */
 import * as Comlink from 'comlink';
+import type { RefineEvent, RefineMode, UnreadSummary } from '../../src/model/ai';
 import { vi, type Mock } from 'vitest';
 import { PREVIEW_LENGTH } from '../../src/model/constants';
 import { FLAT_LAYOUT, type Layout } from '../../src/model/layout';
@@ -29,8 +30,10 @@ export type Handle = Unsubscribe & { [Comlink.releaseProxy]: () => void };
 type AsCommand<F> = F extends (...args: infer A) => infer R ? (...args: A) => Promise<Awaited<R>> : never;
 type AsStream<F> = F extends (...args: infer A) => unknown ? (...args: A) => Handle : never;
 
-type CommandName = 'featureFlags' | 'memberNames' | 'reload' | 'refresh' | 'markRead' | 'markUnread' | 'release' | 'setCategory' | 'send' | 'facts' | 'idAt' | 'slotAt' | 'indexOf' | 'setWindow';
-type StreamName = 'loadState' | 'viewCounts' | 'liveState' | 'viewWindow' | 'conversation' | 'incoming' | 'views';
+type CommandName =
+  | 'featureFlags' | 'memberNames' | 'reload' | 'refresh' | 'markRead' | 'markUnread' | 'release' | 'setCategory' | 'send' | 'facts' | 'idAt' | 'slotAt' | 'indexOf' | 'setWindow'
+  | 'ask' | 'classifyUnread' | 'catchupStart' | 'catchupChat' | 'catchupSession' | 'catchupStats' | 'catchupEnd' | 'transcribe';
+type StreamName = 'loadState' | 'viewCounts' | 'liveState' | 'viewWindow' | 'conversation' | 'incoming' | 'views' | 'refine' | 'unreadSummary';
 
 export type FakeApi = { [K in CommandName]: Mock<AsCommand<EngineApi[K]>> } & { [K in StreamName]: AsStream<EngineApi[K]> };
 
@@ -94,6 +97,8 @@ export interface FakeEngineOptions {
   flags?: Record<string, boolean>;
   /** The member's views (default: the built-in ones). */
   views?: View[];
+  /** The Ask AI start screen's unread summary. */
+  unreadSummary?: UnreadSummary;
 }
 
 export function createFakeEngine(options: FakeEngineOptions = {}) {
@@ -111,7 +116,10 @@ export function createFakeEngine(options: FakeEngineOptions = {}) {
     liveState: new FakeStream<LiveState>({ status: 'connected', attempt: 0 }),
     incoming: new FakeStream<IncomingMessage>(),
     views: new FakeStream<View[]>(options.views ?? [...BUILTIN_VIEWS]),
+    unreadSummary: new FakeStream<UnreadSummary>(options.unreadSummary ?? { total: 0, urgent: 0, can_wait: 0, fyi: 0 }),
   };
+  /* Refinements: each call opens a fresh stream (the latest is `refines.at(-1)`); tests push RefineEvents. */
+  const refines: Array<{ text: string; mode: RefineMode; stream: FakeStream<RefineEvent> }> = [];
 
   /* List windows: the engine keeps one range per list key, re-sending its window when the range or the store changes. */
   const ranges = new Map<string, Range>();
@@ -186,6 +194,20 @@ export function createFakeEngine(options: FakeEngineOptions = {}) {
       windowStreams.get(key)?.next(windowOf(range));
     }),
 
+    ask: vi.fn<AsCommand<EngineApi['ask']>>(async () => ({ ok: false, error: 'No answer configured in this test' })),
+    classifyUnread: vi.fn<AsCommand<EngineApi['classifyUnread']>>(async () => ({ ok: true, classified: 0, skipped: 0 })),
+    catchupStart: vi.fn<AsCommand<EngineApi['catchupStart']>>(async () => ({ success: true, sessionId: 's1', message: 'Ready', stats: { urgent: 0, can_wait: 0, fyi: 0, total: 0, cleared: 0 } })),
+    catchupChat: vi.fn<AsCommand<EngineApi['catchupChat']>>(async () => ({ success: true, message: 'OK' })),
+    catchupSession: vi.fn<AsCommand<EngineApi['catchupSession']>>(async () => ({ success: false, error: 'Failed to get session' })),
+    catchupStats: vi.fn<AsCommand<EngineApi['catchupStats']>>(async () => ({ success: true, stats: { urgent: 0, can_wait: 0, fyi: 0, total: 0, cleared: 0 } })),
+    catchupEnd: vi.fn<AsCommand<EngineApi['catchupEnd']>>(async () => ({ success: true })),
+    transcribe: vi.fn<AsCommand<EngineApi['transcribe']>>(async () => ({ ok: true, transcript: '' })),
+    refine: (text, mode, o) => {
+      const stream = new FakeStream<RefineEvent>();
+      refines.push({ text, mode, stream });
+      return stream.subscribe(o);
+    },
+    unreadSummary: (o) => streams.unreadSummary.subscribe(o),
     loadState: (o) => streams.loadState.subscribe(o),
     viewCounts: (o) => streams.viewCounts.subscribe(o),
     liveState: (o) => streams.liveState.subscribe(o),
@@ -196,7 +218,7 @@ export function createFakeEngine(options: FakeEngineOptions = {}) {
   };
 
   useEngineForTests(Promise.resolve(api as unknown as RemoteEngine));
-  return { api, store, streams, conversation, changed };
+  return { api, store, streams, conversation, changed, refines };
 }
 
 export type FakeEngine = ReturnType<typeof createFakeEngine>;

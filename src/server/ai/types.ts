@@ -1,0 +1,188 @@
+/**
+ * The AI provider interface (DESIGN §7): classify, refine as a stream of chunks, answer with
+ * sources, catch-up chat, transcribe. Two implementations: the local one (./local, no
+ * network, deterministic) and the OpenAI-compatible one (./openai.ts, the official client).
+ *
+ * Providers are pure of storage: the AI service (./service.ts) reads the store, builds these
+ * inputs, calls the provider and writes the results.
+ */
+import type { AskSource, RefineMode } from '../../model/ai';
+import type { AiCategory, ConversationType } from '../../model/types';
+
+/** One message as the AI sees it: Slack markup already resolved to plain text. */
+export interface AiMessage {
+  ts: string;
+  /** Author id (null for system or app messages without a user). */
+  user: string | null;
+  /** Author's display name ('Dana Reyes'), or the bot's name. */
+  author: string;
+  isBot: boolean;
+  /** Plain text: mentions as '@Name', channels as '#name', links as their label, emoji kept as :code:. */
+  text: string;
+  /** Whether the text mentions the member (`<@member>`, or @here/@channel counts as false). */
+  mentionsMember: boolean;
+}
+
+/** One unread conversation to classify. */
+export interface ClassifyInput {
+  conversationId: string;
+  type: ConversationType;
+  /** Channel name without '#', the DM person's name, or the thread's parent channel name. */
+  name: string;
+  isPrivate: boolean;
+  /** The member the classification is for. */
+  memberId: string;
+  memberName: string;
+  /** The DM's other person (type dm). */
+  dmUser?: string;
+  unreadCount: number;
+  /** The unread messages, oldest first (at most 20 of the newest); the last 5 when none is unread. */
+  messages: AiMessage[];
+}
+
+/** A trigger: one reason the category was chosen (SPEC §3 ai_triggers). */
+export interface AiTrigger {
+  why: string;
+}
+
+export interface Classification {
+  category: AiCategory;
+  /** One sentence shown on hover: 'Dana asks you directly for a decision today'. */
+  reason: string;
+  triggers: AiTrigger[];
+  /** 0 to 1. */
+  confidence: number;
+}
+
+/**
+ * A lesson: the member moved a conversation to a category by hand. The local classifier leans
+ * later conversations from the same sender or channel with similar wording the same way.
+ */
+export interface Lesson {
+  category: AiCategory;
+  conversationId: string;
+  /** The conversation's name as ClassifyInput.name has it. */
+  conversationName: string;
+  type: ConversationType;
+  /** The author of the newest message by someone else than the member, when there is one. */
+  senderId: string | null;
+  senderName: string | null;
+  /** Content words of the conversation's recent messages (lower case, stemmed by the classifier's own rules). */
+  words: string[];
+  /** Epoch ms. */
+  at: number;
+}
+
+/** A message the retrieval found for a question. */
+export interface RetrievedMessage {
+  conversationId: string;
+  /** '#general', 'Dana Reyes' (a DM), or 'Thread in #general'. */
+  channel: string;
+  ts: string;
+  author: string;
+  /** Plain text (see AiMessage.text). */
+  text: string;
+  /** Retrieval relevance, higher is better, 0..1. */
+  score: number;
+}
+
+export interface AnswerRequest {
+  question: string;
+  /** The messages the retrieval found, best first. */
+  retrieved: RetrievedMessage[];
+  maxSources: number;
+  temperature: number;
+  memberName: string;
+  /** Epoch ms, for 'today' and 'yesterday'. */
+  now: number;
+  model?: string;
+}
+
+export interface AnswerResult {
+  answer: string;
+  /** Indexes into AnswerRequest.retrieved that the answer uses, best first, at most maxSources. */
+  sourceIndexes: number[];
+  confidence: number;
+  tokensUsed: number;
+  model: string;
+}
+
+/** One unread conversation in a catch-up session's context. */
+export interface CatchupConversation {
+  conversationId: string;
+  type: ConversationType;
+  /** '#incidents', 'Dana Reyes', 'Thread in #general: Deploy is stuck…' */
+  title: string;
+  category: AiCategory | null;
+  reason: string | null;
+  unreadCount: number;
+  /** Epoch seconds of the latest message. */
+  latestActivity: number;
+  /** The unread messages, oldest first (at most 10 of the newest). */
+  messages: AiMessage[];
+}
+
+export interface CatchupContext {
+  memberId: string;
+  memberName: string;
+  now: number;
+  /** Unread conversations, newest first. */
+  conversations: CatchupConversation[];
+  /** Earlier turns of the session, oldest first. */
+  history: Array<{ role: 'user' | 'assistant'; content: string }>;
+  /** An action the assistant proposed and waits for a yes to (see CatchupReply.proposal). */
+  pending: CatchupAction | null;
+}
+
+/** Something the catch-up assistant may do for the member, after asking. */
+export type CatchupAction = { type: 'mark_read'; conversationIds: string[]; description: string };
+
+export interface CatchupReply {
+  message: string;
+  /** Conversations the reply is about, to list as sources (at most 10). */
+  conversationIds: string[];
+  /** Ask first: the session keeps it as pending; a later yes makes it `perform`. */
+  proposal?: CatchupAction;
+  /** Do it now (the member said yes to the pending proposal). */
+  perform?: CatchupAction;
+  /** The pending proposal was declined or replaced. */
+  clearPending?: boolean;
+  tokensUsed: number;
+}
+
+export interface AudioInput {
+  data: Uint8Array;
+  /** The upload's MIME type, without parameters ('audio/webm'). */
+  mimeType: string;
+  filename: string;
+}
+
+export interface AiProvider {
+  /** 'local' or 'openai-compatible'. */
+  readonly kind: 'local' | 'openai-compatible';
+  /** The model id reported in answers ('sift-local-1', 'gpt-4o-mini'). */
+  readonly model: string;
+  /** Whether transcribe can work at all (the local provider has no speech model). */
+  readonly canTranscribe: boolean;
+  /** Classifies each input, in order. `lessons` are the member's, newest last. */
+  classify(inputs: ClassifyInput[], lessons: Lesson[], signal?: AbortSignal): Promise<Classification[]>;
+  /** The refined text as chunks; concatenated they are the whole suggestion. Stops when the signal aborts. */
+  refine(text: string, mode: RefineMode, signal?: AbortSignal): AsyncIterable<string>;
+  answer(request: AnswerRequest, signal?: AbortSignal): Promise<AnswerResult>;
+  catchup(context: CatchupContext, message: string, signal?: AbortSignal): Promise<CatchupReply>;
+  /** Text of the audio; throws AiError(400) for audio it cannot read. */
+  transcribe(audio: AudioInput, signal?: AbortSignal): Promise<string>;
+}
+
+/** A provider failure with the HTTP status the route answers (502 upstream, 503 unavailable, 400 bad input). */
+export class AiError extends Error {
+  constructor(
+    message: string,
+    readonly status: 400 | 413 | 500 | 502 | 503 | 504 = 502,
+  ) {
+    super(message);
+    this.name = 'AiError';
+  }
+}
+
+export type { AskSource };

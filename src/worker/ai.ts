@@ -1,0 +1,181 @@
+/**
+ * The engine's AI calls (SPEC §7.4, §7.8): ask, refine (a stream), classify, catch-up and
+ * transcription. Thin on purpose: the server does the work; this turns its answers into the
+ * shapes and error texts the page shows (SPEC §8).
+ */
+import { Observable, map, takeWhile } from 'rxjs';
+import {
+  AI_CHAT_ERROR_DEFAULT,
+  CATCHUP_ERRORS,
+  REFINE_ERROR_DEFAULT,
+  type AskAnswer,
+  type AskOptions,
+  type CatchupChatResponse,
+  type CatchupSessionResponse,
+  type CatchupStartResponse,
+  type CatchupStats,
+  type RefineEvent,
+  type RefineMode,
+} from '../model/ai';
+import { AI_CLASSIFY_TIMEOUT_MS, NO_TOKEN_MESSAGE } from '../model/constants';
+import { HttpFailure, errorMessageOf, type HttpClient } from './http';
+import { openSse } from './sse';
+
+export interface AiClientOptions {
+  http: HttpClient;
+  token: () => string | null;
+  fetch?: typeof fetch;
+}
+
+/** What a failed call answers: the server's error text, else the call's default. */
+function failure(error: unknown, fallback: string): string {
+  if (error instanceof HttpFailure) return error.message && error.message !== 'An unexpected error occurred' ? error.message : fallback;
+  return (error as Error)?.message || fallback;
+}
+
+export type AskResult = { ok: true; answer: AskAnswer } | { ok: false; error: string };
+export type ClassifyResult = { ok: true; classified: number; skipped: number } | { ok: false; error: string };
+export type TranscribeResult = { ok: true; transcript: string } | { ok: false; error: string };
+
+export function createAiClient(options: AiClientOptions) {
+  const { http } = options;
+
+  /** POST /api/ask; the error text follows SPEC §8 'AI chat' (error, then message, then the exception, else the default). */
+  async function ask(question: string, askOptions: AskOptions = {}): Promise<AskResult> {
+    try {
+      const answer = await http.request<AskAnswer>('/api/ask', { body: { question, options: askOptions }, timeoutMs: AI_CLASSIFY_TIMEOUT_MS });
+      return { ok: true, answer };
+    } catch (error) {
+      return { ok: false, error: failure(error, AI_CHAT_ERROR_DEFAULT) };
+    }
+  }
+
+  /**
+   * POST /api/messages/refine as a stream of the server's events: {chunk}… then {done, text},
+   * or one {error}. Unsubscribing cancels the request (SPEC §4.7: Cancel or Esc).
+   */
+  function refine$(text: string, mode: RefineMode): Observable<RefineEvent> {
+    const token = options.token();
+    const headers: Record<string, string> = { 'Content-Type': 'application/json' };
+    if (token) headers.Authorization = `Bearer ${token}`;
+    return new Observable<RefineEvent>((subscriber) => {
+      let text_ = '';
+      const subscription = openSse(http.url('/api/messages/refine'), options.fetch, { method: 'POST', headers, body: JSON.stringify({ text, mode }) })
+        .pipe(
+          map((signal): RefineEvent | null => {
+            if (signal.type !== 'message') return null;
+            try {
+              return JSON.parse(signal.data) as RefineEvent;
+            } catch {
+              return { error: REFINE_ERROR_DEFAULT };
+            }
+          }),
+          takeWhile((event) => event === null || !('done' in event || 'error' in event), true),
+        )
+        .subscribe({
+          next: (event) => {
+            if (!event) return;
+            if ('chunk' in event) text_ += event.chunk;
+            if ('done' in event) subscriber.next({ done: true, text: typeof event.text === 'string' ? event.text : text_ });
+            else subscriber.next(event);
+          },
+          error: (error: unknown) => {
+            subscriber.next({ error: failure(error, REFINE_ERROR_DEFAULT) });
+            subscriber.complete();
+          },
+          complete: () => {
+            // A stream that ends without done or error was cut off.
+            subscriber.complete();
+          },
+        });
+      return () => subscription.unsubscribe();
+    });
+  }
+
+  /** POST /api/features/ai-sort/classify-unread, waiting up to 120 s (SPEC §9). */
+  async function classifyUnread(): Promise<ClassifyResult> {
+    try {
+      const body = await http.request<{ classified: number; skipped: number }>('/api/features/ai-sort/classify-unread', {
+        method: 'POST',
+        timeoutMs: AI_CLASSIFY_TIMEOUT_MS,
+      });
+      return { ok: true, classified: body.classified ?? 0, skipped: body.skipped ?? 0 };
+    } catch (error) {
+      return { ok: false, error: failure(error, 'Classification failed') };
+    }
+  }
+
+  function needToken(): string | null {
+    return options.token() ? null : NO_TOKEN_MESSAGE;
+  }
+
+  async function catchupStart(): Promise<CatchupStartResponse> {
+    const missing = needToken();
+    if (missing) return { success: false, error: missing };
+    try {
+      return await http.request<CatchupStartResponse>('/api/features/voice-catchup/start', { method: 'POST', body: {}, timeoutMs: AI_CLASSIFY_TIMEOUT_MS });
+    } catch (error) {
+      return { success: false, error: failure(error, CATCHUP_ERRORS.start) };
+    }
+  }
+
+  async function catchupChat(sessionId: string, message: string): Promise<CatchupChatResponse> {
+    const missing = needToken();
+    if (missing) return { success: false, error: missing };
+    try {
+      return await http.request<CatchupChatResponse>('/api/features/voice-catchup/chat', { body: { sessionId, message }, timeoutMs: AI_CLASSIFY_TIMEOUT_MS });
+    } catch (error) {
+      return { success: false, error: failure(error, CATCHUP_ERRORS.chat) };
+    }
+  }
+
+  async function catchupSession(sessionId: string): Promise<CatchupSessionResponse> {
+    try {
+      return await http.request<CatchupSessionResponse>(`/api/features/voice-catchup/session/${encodeURIComponent(sessionId)}`);
+    } catch (error) {
+      return { success: false, error: failure(error, CATCHUP_ERRORS.session) };
+    }
+  }
+
+  async function catchupStats(sessionId: string): Promise<{ success: boolean; stats?: CatchupStats; error?: string }> {
+    try {
+      return await http.request(`/api/features/voice-catchup/session/${encodeURIComponent(sessionId)}/stats`);
+    } catch (error) {
+      return { success: false, error: failure(error, CATCHUP_ERRORS.stats) };
+    }
+  }
+
+  async function catchupEnd(sessionId: string): Promise<{ success: boolean; error?: string }> {
+    try {
+      return await http.request(`/api/features/voice-catchup/session/${encodeURIComponent(sessionId)}`, { method: 'DELETE' });
+    } catch (error) {
+      return { success: false, error: failure(error, CATCHUP_ERRORS.end) };
+    }
+  }
+
+  /** POST /api/features/voice-catchup/transcribe, multipart with the audio file, bearer token. */
+  async function transcribe(audio: Blob, filename = 'recording.webm'): Promise<TranscribeResult> {
+    const token = options.token();
+    if (!token) return { ok: false, error: NO_TOKEN_MESSAGE };
+    const form = new FormData();
+    form.append('audio', audio, filename);
+    try {
+      const response = await (options.fetch ?? fetch)(http.url('/api/features/voice-catchup/transcribe'), {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${token}` },
+        body: form,
+        credentials: 'include',
+        signal: AbortSignal.timeout(AI_CLASSIFY_TIMEOUT_MS),
+      });
+      const body = (await response.json().catch(() => undefined)) as { transcript?: string } | undefined;
+      if (!response.ok) return { ok: false, error: errorMessageOf(body) };
+      return { ok: true, transcript: body?.transcript ?? '' };
+    } catch (error) {
+      return { ok: false, error: (error as Error).message };
+    }
+  }
+
+  return { ask, refine$, classifyUnread, catchupStart, catchupChat, catchupSession, catchupStats, catchupEnd, transcribe };
+}
+
+export type AiClient = ReturnType<typeof createAiClient>;
