@@ -97,6 +97,20 @@ export const MIGRATIONS: readonly string[] = [
     INSERT INTO conversation_names (name, workspace_id, id) VALUES (new.name, new.workspace_id, new.id);
   END;
   `,
+  // 6: AI. A label remembers the newest message it was computed from (basis_ts), so a
+  // re-classification skips conversations that did not change; a member's lessons (manual
+  // categories the local classifier learns from); and an index of each member's unread rows.
+  `
+  ALTER TABLE labels ADD COLUMN basis_ts TEXT;
+  CREATE TABLE ai_lessons (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    workspace_id TEXT NOT NULL, user_id TEXT NOT NULL, conversation_id TEXT NOT NULL,
+    category TEXT NOT NULL CHECK (category IN ('urgent', 'can_wait', 'fyi')),
+    lesson TEXT NOT NULL, created_at INTEGER NOT NULL
+  );
+  CREATE INDEX ai_lessons_by_member ON ai_lessons (workspace_id, user_id, id);
+  CREATE INDEX conversation_members_unread ON conversation_members (workspace_id, user_id) WHERE unread_count > 0;
+  `,
 ];
 
 export function migrate(db: Database.Database): number {

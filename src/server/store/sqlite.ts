@@ -9,8 +9,12 @@ import type { AiCategory, ConversationSummary, Message, User, UserData, Workspac
 import { compareTs, tsAfter, tsSeconds } from '../../model/ts';
 import { BUILTIN_VIEWS, byPosition, type BuiltinView, type CustomView } from '../../model/views';
 import { migrate } from './migrations';
+import type { Lesson } from '../ai/types';
 import {
+  LESSON_CAP,
   applyBuiltinSettings,
+  type AiLabel,
+  type UnreadConversation,
   type BuiltinViewSetting,
   type CustomViewPatch,
   type MemberViews,
@@ -522,6 +526,59 @@ export class SqliteStore implements Store {
       }
       return { result: null, events: this.appendEventsNow(workspaceId, build(null), at) };
     })();
+  }
+
+  async unreadConversations(workspaceId: string, userId: string, limit = -1): Promise<UnreadConversation[]> {
+    const rows = this.st(
+      `SELECT c.*, m.last_read, m.unread_count, l.category, l.source AS label_source, l.reason, l.confidence, l.triggers, l.basis_ts
+       FROM conversation_members m INDEXED BY conversation_members_unread
+       JOIN conversations c ON c.workspace_id = m.workspace_id AND c.id = m.conversation_id
+       LEFT JOIN labels l ON l.workspace_id = m.workspace_id AND l.user_id = m.user_id AND l.conversation_id = m.conversation_id
+       WHERE m.workspace_id = ? AND m.user_id = ? AND m.unread_count > 0
+       ORDER BY c.latest_ts DESC, c.id ASC LIMIT ?`,
+    ).all(workspaceId, userId, limit) as Array<SummaryRow & { basis_ts: string | null }>;
+    return rows.map((row) => ({ summary: toSummary(row), basisTs: row.label_source === 'ai' ? row.basis_ts : null }));
+  }
+
+  async setAiLabels(workspaceId: string, userId: string, labels: readonly AiLabel[], at: number, build: EventBuilder<AiLabel[]>): Promise<Written<AiLabel[]>> {
+    return this.db.transaction((): Written<AiLabel[]> => {
+      const upsert = this.st(
+        `INSERT INTO labels (workspace_id, user_id, conversation_id, category, source, reason, confidence, triggers, updated_at, basis_ts)
+         VALUES (?, ?, ?, ?, 'ai', ?, ?, ?, ?, ?)
+         ON CONFLICT (workspace_id, user_id, conversation_id) DO UPDATE SET
+           category = excluded.category, source = 'ai', reason = excluded.reason, confidence = excluded.confidence,
+           triggers = excluded.triggers, updated_at = excluded.updated_at, basis_ts = excluded.basis_ts
+         WHERE labels.source != 'manual'`,
+      );
+      const written = labels.filter(
+        (l) => upsert.run(workspaceId, userId, l.conversationId, l.category, l.reason, l.confidence, JSON.stringify(l.triggers), at, l.basisTs).changes > 0,
+      );
+      return { result: written, events: this.appendEventsNow(workspaceId, build(written), at) };
+    })();
+  }
+
+  async addLesson(workspaceId: string, userId: string, lesson: Lesson): Promise<void> {
+    this.db.transaction(() => {
+      this.st(`INSERT INTO ai_lessons (workspace_id, user_id, conversation_id, category, lesson, created_at) VALUES (?, ?, ?, ?, ?, ?)`).run(
+        workspaceId,
+        userId,
+        lesson.conversationId,
+        lesson.category,
+        JSON.stringify(lesson),
+        lesson.at,
+      );
+      this.st(
+        `DELETE FROM ai_lessons WHERE workspace_id = @ws AND user_id = @user AND id NOT IN
+           (SELECT id FROM ai_lessons WHERE workspace_id = @ws AND user_id = @user ORDER BY id DESC LIMIT @cap)`,
+      ).run({ ws: workspaceId, user: userId, cap: LESSON_CAP });
+    })();
+  }
+
+  async listLessons(workspaceId: string, userId: string): Promise<Lesson[]> {
+    const rows = this.st(`SELECT lesson FROM ai_lessons WHERE workspace_id = ? AND user_id = ? ORDER BY id ASC`).all(workspaceId, userId) as Array<{
+      lesson: string;
+    }>;
+    return rows.map((r) => JSON.parse(r.lesson) as Lesson);
   }
 
   async latestFromOthers(workspaceId: string, conversationId: string, userId: string) {

@@ -17,6 +17,7 @@ import type {
   UserData,
   Workspace,
 } from '../../model/types';
+import type { AiTrigger, Lesson } from '../ai/types';
 import { BUILTIN_VIEWS, type BuiltinView, type CustomView } from '../../model/views';
 
 export interface Membership {
@@ -115,6 +116,27 @@ export interface ListOptions {
   /** Skip counting the total (it costs a pass over the member's conversations). */
   skipTotal?: boolean;
 }
+
+/** An unread conversation and the state of its label. */
+export interface UnreadConversation {
+  summary: ConversationSummary;
+  /** The newest message ts the AI label was computed from (null: no AI label, or a manual one). */
+  basisTs: string | null;
+}
+
+/** A label written by the classifier. */
+export interface AiLabel {
+  conversationId: string;
+  category: AiCategory;
+  reason: string;
+  confidence: number;
+  triggers: AiTrigger[];
+  /** The newest message ts the label was computed from. */
+  basisTs: string;
+}
+
+/** How many lessons a member keeps (the oldest go first). */
+export const LESSON_CAP = 500;
 
 /** Bulk import for workspace sources (the demo generator, a Slack sync). */
 export interface ImportBatch {
@@ -231,6 +253,17 @@ export interface Store {
     at: number,
     build: EventBuilder<null>,
   ): Promise<Written<null>>;
+  /** The member's unread conversations, newest first, each with what its label was computed from. */
+  unreadConversations(workspaceId: string, userId: string, limit?: number): Promise<UnreadConversation[]>;
+  /**
+   * Writes AI labels, skipping any conversation the member labelled by hand (a manual label
+   * always wins), with the events of the written ones, in one transaction.
+   */
+  setAiLabels(workspaceId: string, userId: string, labels: readonly AiLabel[], at: number, build: EventBuilder<AiLabel[]>): Promise<Written<AiLabel[]>>;
+  /** Appends a lesson of the member (a manual category), keeping the newest LESSON_CAP. */
+  addLesson(workspaceId: string, userId: string, lesson: Lesson): Promise<void>;
+  /** The member's lessons, oldest first. */
+  listLessons(workspaceId: string, userId: string): Promise<Lesson[]>;
   /** The ts of the newest message by someone else than `userId` (what 'mark unread' steps back before). */
   latestFromOthers(workspaceId: string, conversationId: string, userId: string): Promise<{ ts: string; before: string } | null>;
   /**

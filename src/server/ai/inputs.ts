@@ -1,0 +1,150 @@
+/**
+ * What the AI reads, built from the store: the member's unread conversations with their
+ * unread messages as plain text (names resolved), for classification and for catch-up.
+ * One builder for the classify-unread route, the catch-up session and the accuracy bench, so
+ * the bench measures what the product does.
+ */
+import type { AiCategory, ConversationSummary, Message, User } from '../../model/types';
+import { plainText } from '../../model/text';
+import { compareTs } from '../../model/ts';
+import type { Store, UnreadConversation } from '../store/types';
+import type { AiMessage, ClassifyInput } from './types';
+
+/** At most this many of the newest unread messages are read per conversation. */
+export const AI_UNREAD_MESSAGES = 20;
+/** A conversation with nothing unread is read by its last few messages. */
+export const AI_CONTEXT_MESSAGES = 5;
+
+/** People and channel names, looked up once per build. */
+export class AiDirectory {
+  private users: Map<string, User> | null = null;
+  private readonly channelNames = new Map<string, string | null>();
+
+  constructor(
+    private readonly store: Store,
+    private readonly workspaceId: string,
+  ) {}
+
+  async load(): Promise<this> {
+    this.users ??= new Map((await this.store.listUsers(this.workspaceId)).map((u) => [u.id, u]));
+    return this;
+  }
+
+  user(id: string): User | undefined {
+    return this.users?.get(id);
+  }
+
+  /** 'Dana Reyes' (real name, else display name, else handle, else the id). */
+  nameOf(id: string | null | undefined): string {
+    if (!id) return 'Someone';
+    const u = this.user(id);
+    return u?.real_name || u?.display_name || u?.name || id;
+  }
+
+  /** Slack markup as plain text with this workspace's names. */
+  plain(text: string): string {
+    return plainText(text, { user: (id) => this.nameOf(id) });
+  }
+
+  /** The name of a channel (for a thread: its parent's), cached. */
+  async channelName(conversationId: string): Promise<string | null> {
+    if (!this.channelNames.has(conversationId)) {
+      const record = await this.store.conversationRecord(this.workspaceId, conversationId);
+      this.channelNames.set(conversationId, record?.name ?? null);
+    }
+    return this.channelNames.get(conversationId) ?? null;
+  }
+
+  /** A message as the AI sees it. */
+  aiMessage(message: Message, memberId: string): AiMessage {
+    const author = this.user(message.user ?? '');
+    return {
+      ts: message.ts,
+      user: message.user ?? null,
+      author: this.nameOf(message.user),
+      isBot: author?.is_bot === true || message.subtype === 'bot_message',
+      text: this.plain(message.text),
+      mentionsMember: message.text.includes(`<@${memberId}>`) || message.text.includes(`<@${memberId}|`),
+    };
+  }
+}
+
+/** The name the AI knows a conversation by: the channel's, the DM person's, or the thread's channel. */
+export async function aiConversationName(directory: AiDirectory, summary: ConversationSummary): Promise<string> {
+  if (summary.type === 'dm') return directory.nameOf(summary.dm_user);
+  if (summary.type === 'thread' && summary.parent_conversation_id) return (await directory.channelName(summary.parent_conversation_id)) ?? summary.name;
+  return summary.name;
+}
+
+/** The messages to read of a conversation: the unread ones (newest AI_UNREAD_MESSAGES), else the last few. */
+export async function aiMessagesOf(store: Store, directory: AiDirectory, workspaceId: string, summary: ConversationSummary, memberId: string): Promise<AiMessage[]> {
+  const recent = await store.listMessages(workspaceId, summary.id, AI_UNREAD_MESSAGES);
+  const readable = recent.filter((m) => m.subtype !== 'channel_join' && m.subtype !== 'channel_leave');
+  const unread = readable.filter((m) => compareTs(m.ts, summary.last_read) > 0 && m.user !== memberId);
+  const chosen = unread.length > 0 ? unread : readable.slice(-AI_CONTEXT_MESSAGES);
+  return chosen.map((m) => directory.aiMessage(m, memberId));
+}
+
+/** One conversation as a ClassifyInput. */
+export async function classifyInputOf(
+  store: Store,
+  directory: AiDirectory,
+  workspaceId: string,
+  summary: ConversationSummary,
+  memberId: string,
+): Promise<ClassifyInput> {
+  const input: ClassifyInput = {
+    conversationId: summary.id,
+    type: summary.type,
+    name: await aiConversationName(directory, summary),
+    isPrivate: summary.is_private,
+    memberId,
+    memberName: directory.nameOf(memberId),
+    unreadCount: summary.unread_count,
+    messages: await aiMessagesOf(store, directory, workspaceId, summary, memberId),
+  };
+  if (summary.dm_user) input.dmUser = summary.dm_user;
+  return input;
+}
+
+export interface ClassifyCandidate {
+  input: ClassifyInput;
+  /** The newest message ts (what the label will be computed from). */
+  basisTs: string;
+  /** The demo generator's ground truth, when the source keeps one (never sent to a client). */
+  truth?: AiCategory;
+}
+
+/** Whether an unread conversation needs a (new) AI label: no label yet, or messages newer than the label's. */
+export function needsClassification(unread: UnreadConversation): boolean {
+  if (unread.summary.ai_source === 'manual') return false;
+  const latest = unread.summary.latest_message?.ts ?? '';
+  return unread.basisTs === null || compareTs(latest, unread.basisTs) > 0;
+}
+
+/**
+ * The inputs of the member's unread conversations as the classify-unread route builds them:
+ * by default only those that need a label (see needsClassification); with includeLabelled,
+ * every unread conversation (the bench compares them all with the ground truth).
+ */
+export async function classifyCandidates(
+  store: Store,
+  workspaceId: string,
+  memberId: string,
+  options: { includeLabelled?: boolean; limit?: number } = {},
+): Promise<ClassifyCandidate[]> {
+  const directory = await new AiDirectory(store, workspaceId).load();
+  const unread = await store.unreadConversations(workspaceId, memberId, options.limit);
+  const chosen = options.includeLabelled ? unread : unread.filter(needsClassification);
+  const candidates: ClassifyCandidate[] = [];
+  for (const { summary } of chosen) {
+    const input = await classifyInputOf(store, directory, workspaceId, summary, memberId);
+    const candidate: ClassifyCandidate = { input, basisTs: summary.latest_message?.ts ?? '' };
+    if (options.includeLabelled) {
+      const truth = (await store.conversationRecord(workspaceId, summary.id))?.truth;
+      if (truth) candidate.truth = truth;
+    }
+    candidates.push(candidate);
+  }
+  return candidates;
+}
