@@ -21,10 +21,19 @@ function debugFlag(): boolean {
   }
 }
 
+/** SPEC §4.3: the inbox's sort mode (AI unless the member chose time). */
+function inboxInAiOrder(): boolean {
+  try {
+    return localStorage.getItem(`${STORAGE_KEYS.sortModePrefix}inbox`) !== 'time';
+  } catch {
+    return true;
+  }
+}
+
 function startWorker(): Promise<RemoteEngine> {
   const worker = new Worker(new URL('../worker/main.ts', import.meta.url), { type: 'module', name: 'sift-engine' });
   const bootstrap = Comlink.wrap<EngineBootstrap>(worker);
-  const config: EngineConfig = { baseUrl: location.origin, debug: debugFlag(), url: location.href, userAgent: navigator.userAgent };
+  const config: EngineConfig = { baseUrl: location.origin, debug: debugFlag(), url: location.href, userAgent: navigator.userAgent, aiSort: inboxInAiOrder() };
   return bootstrap.start(config) as unknown as Promise<RemoteEngine>;
 }
 

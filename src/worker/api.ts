@@ -36,6 +36,8 @@ export interface EngineConfig {
   debug: boolean;
   url?: string;
   userAgent?: string;
+  /** The inbox is in AI order at start (SPEC §4.3). */
+  aiSort?: boolean;
 }
 
 let openSubscriptions = 0;
@@ -81,7 +83,7 @@ export function createApi(config: EngineConfig, fetchFn?: typeof fetch) {
       },
     },
   });
-  const engine = createEngine({ baseUrl: config.baseUrl, log, fetch: fetchFn });
+  const engine = createEngine({ baseUrl: config.baseUrl, log, fetch: fetchFn, classifyOnLoad: config.aiSort ?? false });
 
   return {
     /* commands */
@@ -117,6 +119,7 @@ export function createApi(config: EngineConfig, fetchFn?: typeof fetch) {
     /* AI (SPEC §7.4, §7.8): results carry their error text, so the page never sees a thrown error */
     ask: (question: string, options?: AskOptions) => engine.ai.ask(question, options),
     classifyUnread: () => engine.ai.classifyUnread(),
+    setAiSort: (on: boolean) => engine.setAiSort(on),
     catchupStart: () => engine.ai.catchupStart(),
     catchupChat: (sessionId: string, message: string) => engine.ai.catchupChat(sessionId, message),
     catchupSession: (sessionId: string) => engine.ai.catchupSession(sessionId),

@@ -73,6 +73,8 @@ export interface EngineOptions {
   random?: () => number;
   /** Conversations per snapshot page. */
   pageSize?: number;
+  /** SPEC §4.3: whether the inbox is in AI order at start (then unread conversations are classified before loading). */
+  classifyOnLoad?: boolean;
 }
 
 export type LoadStatus = 'idle' | 'loading' | 'loaded' | 'error';
@@ -158,6 +160,14 @@ export function createEngine(options: EngineOptions) {
   let flags: Promise<Record<string, boolean>> | null = null;
   const http = createHttpClient({ baseUrl: options.baseUrl, token: () => token$.value, fetch: fetchFn });
   const ai = createAiClient({ http, token: () => token$.value, fetch: fetchFn });
+  let classifyOnLoad = options.classifyOnLoad ?? false;
+
+  /** Classifies the unread conversations when AI is on; a failure is logged and loading goes on (SPEC §4.3). */
+  async function classifyUnread(): Promise<void> {
+    if (!(await featureFlags()).aiEnabled) return;
+    const result = await log.timeAsync('classify unread conversations', () => ai.classifyUnread());
+    if (!result.ok) log.warn('AI classification failed; loading without it', { message: result.error });
+  }
   const store = new EngineStore(log);
   const changed = () => storeVersion$.next(store.version);
 
@@ -169,6 +179,7 @@ export function createEngine(options: EngineOptions) {
    * collects all pages and swaps them in at once, so the list never empties meanwhile.
    */
   async function fetchSnapshot(): Promise<void> {
+    if (classifyOnLoad) await classifyUnread();
     const progressive = store.conversations.size === 0;
     const conversations: ConversationSummary[] = [];
     let total = 0;
@@ -704,6 +715,15 @@ export function createEngine(options: EngineOptions) {
     send,
     featureFlags,
     ai,
+    /** SPEC §4.3: the inbox's sort mode; choosing AI classifies the unread conversations, then reloads. */
+    setAiSort: async (on: boolean) => {
+      const was = classifyOnLoad;
+      classifyOnLoad = on;
+      if (on && !was) {
+        await classifyUnread();
+        reload$.next();
+      }
+    },
     /** The unread conversations of the inbox by AI category (the Ask AI start screen's summary). */
     unreadSummary$: storeVersion$.pipe(
       map((): UnreadSummary => {

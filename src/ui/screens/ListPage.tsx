@@ -167,6 +167,9 @@ export function ListPage({
     safeSet(STORAGE_KEYS.sortModePrefix + page, next);
     setSortMode(next);
     setCursor(0);
+    // SPEC §4.3: choosing AI order classifies the unread conversations and reloads; the inbox
+    // remembers it for the next start.
+    if (page === 'inbox') void command((api) => api.setAiSort(next === 'ai'));
   };
 
 
