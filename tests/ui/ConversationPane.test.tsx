@@ -52,8 +52,8 @@ function loaded(over: Partial<ConversationSummary> = {}, messages: Message[] = M
 
 const settle = () => act(() => new Promise<void>((resolve) => setTimeout(resolve, 0)));
 
-async function renderPane(detail?: ConversationDetail) {
-  const fake = createFakeEngine({ conversations: [GENERAL], users: Object.values(MEMBERS), me: USER_ME.id });
+async function renderPane(detail?: ConversationDetail, flags?: Record<string, boolean>) {
+  const fake = createFakeEngine({ conversations: [GENERAL], users: Object.values(MEMBERS), me: USER_ME.id, flags });
   const stream = fake.conversation(CHANNEL_ID);
   const onClose = vi.fn();
   const events = userEvent.setup();
@@ -331,5 +331,87 @@ describe('ConversationPane mark as read (SPEC §2.6, §4.4)', () => {
     const { events, onClose } = await renderPane(loaded());
     await events.click(screen.getByRole('button', { name: 'Back' }));
     expect(onClose).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('ConversationPane refinement (SPEC §2.6, §4.7, §8)', () => {
+  const toolbar = () => screen.queryByRole('toolbar', { name: 'Refine message' });
+  const refineView = () => screen.queryByRole('region', { name: 'Refined message' });
+
+  it('shows the refinement toolbar only when AI is enabled', async () => {
+    const { unmount } = await renderPane(loaded());
+    expect(box()).toBeTruthy();
+    expect(toolbar()).toBeNull();
+    unmount();
+
+    await renderPane(loaded(), { aiEnabled: true });
+    expect(toolbar()).not.toBeNull();
+    expect(within(toolbar()!).getAllByRole('button').map((b) => b.textContent)).toEqual(['Polish', 'Shorter', 'Simplify', 'Professional', 'List']);
+  });
+
+  it('refines the draft of this conversation; Apply puts the suggestion in the box, ready to send', async () => {
+    const { fake, events } = await renderPane(loaded(), { aiEnabled: true });
+    await events.click(box());
+    await events.keyboard('can u check the deploy');
+    await events.click(within(toolbar()!).getByRole('button', { name: 'Professional' }));
+    await settle();
+    expect(fake.refines).toHaveLength(1);
+    expect(fake.refines[0]).toMatchObject({ text: 'can u check the deploy', mode: 'professional' });
+    expect(within(refineView()!).getByText('Generating...')).toBeTruthy();
+
+    await act(async () => fake.refines[0]!.stream.next({ done: true, text: 'Could you please check the deploy?' }));
+    await events.click(within(refineView()!).getByRole('button', { name: 'Apply' }));
+    expect(box().value).toBe('Could you please check the deploy?');
+    expect(document.activeElement).toBe(box());
+    await events.keyboard('{Enter}');
+    await settle();
+    expect(fake.api.send).toHaveBeenCalledWith(CHANNEL_ID, 'Could you please check the deploy?');
+  });
+
+  it('Esc in the refine view discards it and does not reach the page (which would close the conversation)', async () => {
+    const { fake, events } = await renderPane(loaded(), { aiEnabled: true });
+    await events.click(box());
+    await events.keyboard('ship it');
+    await events.keyboard('{Alt>}1{/Alt}');
+    await settle();
+    expect(fake.refines[0]).toMatchObject({ text: 'ship it', mode: 'polish' });
+    const onWindowKey = vi.fn();
+    window.addEventListener('keydown', onWindowKey);
+    try {
+      await events.keyboard('{Escape}');
+      expect(refineView()).toBeNull();
+      expect(onWindowKey).not.toHaveBeenCalled();
+      await settle();
+      expect(fake.refines[0]!.stream.released).toBe(1);
+      // The next Esc is the page's again (close the conversation).
+      await events.keyboard('{Escape}');
+      expect(onWindowKey).toHaveBeenCalledTimes(1);
+    } finally {
+      window.removeEventListener('keydown', onWindowKey);
+    }
+  });
+
+  it('Esc in the conversation search closes the search, not the refine view', async () => {
+    const { events } = await renderPane(loaded(), { aiEnabled: true });
+    await events.click(box());
+    await events.keyboard('ship it');
+    await events.click(within(toolbar()!).getByRole('button', { name: 'Shorter' }));
+    await settle();
+    await events.click(screen.getByRole('button', { name: 'Search in conversation' }));
+    await events.keyboard('{Escape}');
+    expect(screen.queryByRole('searchbox')).toBeNull();
+    expect(refineView()).not.toBeNull();
+  });
+
+  it("a refine failure shows the alert 'Error refining message: {reason}' and closes the view", async () => {
+    const { fake, events } = await renderPane(loaded(), { aiEnabled: true });
+    await events.click(box());
+    await events.keyboard('ship it');
+    await events.click(within(toolbar()!).getByRole('button', { name: 'List' }));
+    await settle();
+    await act(async () => fake.refines[0]!.stream.next({ error: 'AI provider unavailable' }));
+    expect(refineView()).toBeNull();
+    expect(screen.getByRole('alert').textContent).toContain('Error refining message: AI provider unavailable');
+    expect(box().value).toBe('ship it');
   });
 });

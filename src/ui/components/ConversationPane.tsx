@@ -1,6 +1,7 @@
 /**
  * The open conversation (SPEC §2.6, §4.4, §4.6): title, mark as read, messages kept live with
- * a 'New messages' divider, in-conversation search, and the composer.
+ * a 'New messages' divider, in-conversation search, and the composer (with the refinement
+ * toolbar when AI is enabled).
  */
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { DEFERRED_PENDING_APPLY_MS, MESSAGE_BOX_MAX_HEIGHT_PX, MESSAGE_BOX_MIN_HEIGHT_PX, MESSAGE_HIGHLIGHT_MS } from '../../model/constants';
@@ -17,6 +18,7 @@ import { useFeatureFlag } from '../hooks/useFeatureFlag';
 import { Avatar } from './Avatar';
 import { MessageText } from './MessageText';
 import { SearchIcon } from './Icons';
+import { RefinePanel } from './RefinePanel';
 
 type Names = { user(id: string): string | undefined };
 
@@ -45,6 +47,7 @@ export function ConversationPane({ id, onClose, now, request }: { id: string; on
   const names = useMemo<Names>(() => ({ user: (uid) => (users.get(uid) ? displayName(users.get(uid), uid) : undefined) }), [users]);
   const messages = useMemo(() => detail?.messages ?? [], [detail?.messages]);
   const profiles = useFeatureFlag('userProfile') === true;
+  const aiEnabled = useFeatureFlag('aiEnabled') === true;
 
   // The read mark when the conversation opened: the divider stays put while it is open.
   const [readMark, setReadMark] = useState<string | null>(null);
@@ -208,6 +211,7 @@ export function ConversationPane({ id, onClose, now, request }: { id: string; on
           </button>
         </div>
       )}
+      {aiEnabled && <RefinePanel key={id} text={draft} input={box} onApply={setDraft} />}
       <form
         className="composer"
         onSubmit={(e) => {
