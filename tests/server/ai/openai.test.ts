@@ -90,7 +90,7 @@ describe('classify', () => {
     ]);
     const [request] = fake.requests;
     expect(request.body).toMatchObject({ model: 'gpt-4o-mini', temperature: 0, response_format: { type: 'json_object' } });
-    expect(systemPrompt(request.body)).toContain('The member marked similar messages from Priya Shah in #ops as Urgent');
+    expect(systemPrompt(request.body)).toContain('The member marked similar messages from Priya Shah in #ops as Urgent (about: deploy, rollback).');
     expect(systemPrompt(request.body)).toContain('Alex Kim');
     const prompt = JSON.parse(lastUserMessage(request.body)) as { conversations: Array<{ id: string; messages: Array<{ text: string }> }> };
     expect(prompt.conversations.map((c) => c.id)).toEqual(['C1', 'C2', 'C3']);
@@ -152,6 +152,15 @@ describe('refine', () => {
     await vi.waitFor(() => expect(fake.requests[0].aborted).toBe(true));
   });
 
+  it('ends quietly when the signal aborts while the model has not started answering', async () => {
+    fake.respond(() => ({ content: 'late', delayMs: 1_000 }));
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 50);
+    const started = Date.now();
+    expect(await collect(ai.refine('hello', 'polish', controller.signal))).toEqual([]);
+    expect(Date.now() - started).toBeLessThan(800);
+  });
+
   it('turns a failure before the stream into an AiError', async () => {
     fake.respond(() => ({ status: 500, message: 'The model crashed' }));
     const error = await aiErrorOf(() => collect(ai.refine('hello', 'polish')));
@@ -169,12 +178,12 @@ describe('answer', () => {
 
   it('numbers the sources, cites them back in order of first citation, and reports usage', async () => {
     fake.respond(() => ({
-      content: 'Sam will roll back at 5pm [2], because the deploy is stuck [1][2]. Nothing else [9].',
+      content: 'Sam will roll back at 5pm [2], as he said twice [2], because the deploy is stuck [1][2]. Nothing else [9].',
       usage: { prompt_tokens: 100, completion_tokens: 23, total_tokens: 123 },
     }));
     const result = await ai.answer({ ...request, model: 'llama3.1' });
     expect(result).toEqual({
-      answer: 'Sam will roll back at 5pm [2], because the deploy is stuck [1][2]. Nothing else [9].',
+      answer: 'Sam will roll back at 5pm [2], as he said twice [2], because the deploy is stuck [1][2]. Nothing else [9].',
       sourceIndexes: [1, 0],
       confidence: 0.9,
       tokensUsed: 123,
@@ -264,11 +273,11 @@ describe('catchup', () => {
     expect(declined.perform).toBeUndefined();
   });
 
-  it('confirm without a pending proposal does nothing', async () => {
+  it('confirm and decline without a pending proposal do nothing', async () => {
     modelSays({ message: 'Done.', action: 'confirm' });
-    const reply = await ai.catchup(context(), 'yes');
-    expect(reply.perform).toBeUndefined();
-    expect(reply.clearPending).toBeUndefined();
+    expect(await ai.catchup(context(), 'yes')).toStrictEqual({ message: 'Done.', conversationIds: [], tokensUsed: 77 });
+    modelSays({ message: 'OK.', action: 'decline' });
+    expect(await ai.catchup(context(), 'no')).toStrictEqual({ message: 'OK.', conversationIds: [], tokensUsed: 77 });
   });
 
   it('a reply that is not the JSON asked for is shown as it is, with no action', async () => {
