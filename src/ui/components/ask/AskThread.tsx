@@ -1,0 +1,84 @@
+/**
+ * The Ask AI message thread (SPEC §2.9): a log region (polite) of questions and answers.
+ * Answers are plain text with their line breaks ('• ' bullets and [n] references as they
+ * come); their sources link to the conversation, and `ask` answers carry a confidence label.
+ */
+import { useEffect, useRef, type MouseEvent } from 'react';
+import { confidenceLabel, type AskSource } from '../../../model/ai';
+import { messageTime } from '../../../model/time';
+import { isTs, tsToMs } from '../../../model/ts';
+import type { ChatMessage } from './useCatchup';
+
+const EXCERPT_LENGTH = 140;
+
+export function sourceHref(source: AskSource): string {
+  return `/conversations?open=${encodeURIComponent(source.conversation_id)}&ts=${encodeURIComponent(source.timestamp)}`;
+}
+
+function excerpt(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > EXCERPT_LENGTH ? `${flat.slice(0, EXCERPT_LENGTH - 1)}…` : flat;
+}
+
+export interface AskThreadProps {
+  messages: ChatMessage[];
+  pending: boolean;
+  now: number;
+  /** Opens a source's conversation at its message. */
+  onOpenSource(source: AskSource): void;
+}
+
+export function AskThread({ messages, pending, now, onOpenSource }: AskThreadProps) {
+  const end = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    end.current?.scrollIntoView?.({ block: 'end' });
+  }, [messages.length, pending]);
+
+  return (
+    <div className="ask-thread" role="log" aria-live="polite" aria-label="Conversation with Sift AI">
+      {messages.map((m) => (
+        <article key={m.id} className={`ask-message ${m.role}`} aria-label={m.role === 'user' ? 'You' : 'Sift AI'}>
+          <p className="ask-message-text">{m.text}</p>
+          {m.confidence !== undefined && <span className="tag ask-confidence">{confidenceLabel(m.confidence)}</span>}
+          {m.sources && m.sources.length > 0 && <Sources sources={m.sources} now={now} onOpen={onOpenSource} />}
+        </article>
+      ))}
+      {pending && (
+        <div className="ask-thinking" role="status" aria-label="Sift AI is thinking">
+          <i />
+          <i />
+          <i />
+        </div>
+      )}
+      <div ref={end} />
+    </div>
+  );
+}
+
+function Sources({ sources, now, onOpen }: { sources: AskSource[]; now: number; onOpen(source: AskSource): void }) {
+  return (
+    <ol className="ask-sources" aria-label="Sources">
+      {sources.map((s) => (
+        <li key={s.id}>
+          <a
+            href={sourceHref(s)}
+            className="ask-source"
+            onClick={(e: MouseEvent<HTMLAnchorElement>) => {
+              // A plain click opens it here; a modified click keeps the browser's behaviour (new tab).
+              if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+              e.preventDefault();
+              onOpen(s);
+            }}
+          >
+            <span className="ask-source-meta">
+              <span className="ask-source-author">{s.author}</span>
+              <span className="ask-source-channel">{s.channel}</span>
+              {isTs(s.timestamp) && <time className="ask-source-time">{messageTime(tsToMs(s.timestamp), now)}</time>}
+            </span>
+            <span className="ask-source-text">{excerpt(s.text)}</span>
+          </a>
+        </li>
+      ))}
+    </ol>
+  );
+}

@@ -1,0 +1,167 @@
+/**
+ * The catch-up flow of the Ask AI page (SPEC §4.12): idle start screen, then start a session,
+ * then the conversation. With an initial question, it is sent 100 ms after the session
+ * starts. No session (nothing unread, or the start failed): the start's message or 'You're
+ * all caught up! No unread messages.' is shown, and questions go to `ask` instead, so read
+ * messages can still be asked about. After each reply the session's stats are refreshed.
+ * Leaving ends the session on the server and resets; so does unmounting.
+ *
+ * A generation number guards every await: an answer that comes back after the user left is
+ * dropped, and a session that started after the user left is ended at once.
+ */
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { CATCHUP_ERRORS, CAUGHT_UP_MESSAGE, type AskSource, type CatchupStats } from '../../../model/ai';
+import { CATCHUP_INITIAL_QUESTION_DELAY_MS } from '../../../model/constants';
+import { command } from '../../engine';
+import type { AskResult } from '../../../worker/ai';
+
+export interface ChatMessage {
+  id: number;
+  role: 'user' | 'assistant';
+  text: string;
+  sources?: AskSource[];
+  /** Answers of `ask` carry a confidence. */
+  confidence?: number;
+}
+
+export interface CatchupView {
+  screen: 'start' | 'conversation';
+  sessionId: string | null;
+  stats: CatchupStats | null;
+  messages: ChatMessage[];
+  /** Starting the session, or waiting for a reply. */
+  pending: boolean;
+  error: string | null;
+}
+
+export const START_VIEW: CatchupView = { screen: 'start', sessionId: null, stats: null, messages: [], pending: false, error: null };
+
+const failed = (error: unknown) => ({ success: false as const, ok: false as const, error: (error as Error)?.message ?? '' });
+
+export interface Catchup {
+  view: CatchupView;
+  /** Starts a session and shows the conversation; the question, if any, is sent 100 ms later. */
+  begin(question?: string): void;
+  /** Sends a message (ignored when blank or while waiting). */
+  send(text: string): void;
+  /** Ends the session and goes back to the start screen. */
+  leave(): void;
+  dismissError(): void;
+}
+
+export function useCatchup({ onReply }: { onReply?: (text: string) => void } = {}): Catchup {
+  const [view, setView] = useState<CatchupView>(START_VIEW);
+  const generation = useRef(0);
+  const session = useRef<string | null>(null);
+  const busy = useRef(false);
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const nextId = useRef(0);
+  const replyListener = useRef(onReply);
+  useEffect(() => {
+    replyListener.current = onReply;
+  });
+
+  const message = (role: ChatMessage['role'], text: string, extra: Partial<ChatMessage> = {}): ChatMessage => ({ id: ++nextId.current, role, text, ...extra });
+
+  /** Ends the current session (if any) and forgets everything in flight. */
+  const end = useCallback(() => {
+    generation.current += 1;
+    clearTimeout(timer.current);
+    busy.current = false;
+    const id = session.current;
+    session.current = null;
+    if (id) void command((api) => api.catchupEnd(id)).catch(() => undefined);
+  }, []);
+
+  const send = useCallback((raw: string) => {
+    const text = raw.trim();
+    if (!text || busy.current) return;
+    busy.current = true;
+    const g = generation.current;
+    const id = session.current;
+    const current = () => g === generation.current;
+    setView((v) => ({ ...v, pending: true, messages: [...v.messages, message('user', text)] }));
+
+    const reply = (answer: string, extra: Partial<ChatMessage>) => {
+      setView((v) => ({ ...v, pending: false, messages: [...v.messages, message('assistant', answer, extra)] }));
+      replyListener.current?.(answer);
+    };
+    const fail = (error: string) => setView((v) => ({ ...v, pending: false, error }));
+
+    void (async () => {
+      if (id) {
+        const result = await command((api) => api.catchupChat(id, text)).catch(failed);
+        if (!current()) return;
+        busy.current = false;
+        if (!result.success) return fail(result.error || CATCHUP_ERRORS.chat);
+        reply(result.message ?? '', { sources: result.sources });
+        const stats = await command((api) => api.catchupStats(id)).catch(failed);
+        if (!current()) return;
+        if (stats.success && stats.stats) {
+          const fresh = stats.stats;
+          setView((v) => ({ ...v, stats: fresh }));
+        } else setView((v) => ({ ...v, error: stats.error || CATCHUP_ERRORS.stats }));
+      } else {
+        const result = await command<AskResult>((api) => api.ask(text)).catch(failed);
+        if (!current()) return;
+        busy.current = false;
+        if (!result.ok) return fail(result.error);
+        reply(result.answer.answer, { sources: result.answer.sources, confidence: result.answer.confidence });
+      }
+    })();
+  }, []);
+
+  const begin = useCallback(
+    (question?: string) => {
+      end();
+      const g = generation.current;
+      setView({ ...START_VIEW, screen: 'conversation', pending: true });
+      void (async () => {
+        const result = await command((api) => api.catchupStart()).catch(failed);
+        if (g !== generation.current) {
+          // The user left before the session started: end it at once.
+          const late = 'sessionId' in result ? result.sessionId : undefined;
+          if (late) void command((api) => api.catchupEnd(late)).catch(() => undefined);
+          return;
+        }
+        const waiting = question !== undefined && question.trim() !== '';
+        if ('sessionId' in result && result.sessionId) {
+          session.current = result.sessionId;
+          const { sessionId, stats, message: greeting } = result;
+          setView((v) => ({
+            ...v,
+            sessionId,
+            stats: stats ?? null,
+            pending: waiting,
+            messages: greeting ? [...v.messages, message('assistant', greeting)] : v.messages,
+          }));
+          if (greeting) replyListener.current?.(greeting);
+        } else if (result.success) {
+          const text = ('message' in result && result.message) || CAUGHT_UP_MESSAGE;
+          setView((v) => ({ ...v, pending: waiting, messages: [...v.messages, message('assistant', text)] }));
+          replyListener.current?.(text);
+        } else {
+          setView((v) => ({ ...v, pending: waiting, error: result.error || CATCHUP_ERRORS.start }));
+        }
+        if (waiting) {
+          timer.current = setTimeout(() => {
+            if (g === generation.current) send(question);
+          }, CATCHUP_INITIAL_QUESTION_DELAY_MS);
+        }
+      })();
+    },
+    [end, send],
+  );
+
+  const leave = useCallback(() => {
+    end();
+    setView(START_VIEW);
+  }, [end]);
+
+  const dismissError = useCallback(() => setView((v) => ({ ...v, error: null })), []);
+
+  // Navigating away from the page ends the session too.
+  useEffect(() => end, [end]);
+
+  return { view, begin, send, leave, dismissError };
+}
