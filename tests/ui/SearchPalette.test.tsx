@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { SearchPalette, type PaletteAction, type PaletteItem, type SearchPaletteProps } from '../../src/ui/components/SearchPalette';
+import { createFakeEngine } from './fakeEngine';
 
 const CONV: PaletteItem = { kind: 'conversation', id: 'C1', title: 'eng-backend', subtitle: 'Backend team', type: 'channel', is_private: false, unread: 3 };
 const CONV2: PaletteItem = { kind: 'conversation', id: 'C2', title: 'secret-plans', type: 'channel', is_private: true };
@@ -32,7 +33,7 @@ function setup(overrides: Partial<SearchPaletteProps> = {}) {
     resetKey: 0,
     actions,
     aiEnabled: true,
-    onAskAi: vi.fn(),
+    onOpenSource: vi.fn(),
     onChoose: vi.fn(),
     onClose: vi.fn(),
     ...overrides,
@@ -250,7 +251,8 @@ describe('SearchPalette', () => {
     expect(onWindowKey).not.toHaveBeenCalled();
   });
 
-  it('shows the Ask AI button only with text typed and AI enabled', async () => {
+  it('shows the Ask AI button only with text typed and AI enabled; it opens the AI chat inside the palette', async () => {
+    const fake = createFakeEngine();
     const { view, props, user } = setup({ query: '' });
     expect(screen.queryByRole('button', { name: 'Ask AI' })).toBeNull();
     view.rerender(<SearchPalette {...props} query="   " />);
@@ -259,24 +261,37 @@ describe('SearchPalette', () => {
     expect(screen.queryByRole('button', { name: 'Ask AI' })).toBeNull();
     view.rerender(<SearchPalette {...props} query="deploy status" />);
     await user.click(screen.getByRole('button', { name: 'Ask AI' }));
-    expect(props.onAskAi).toHaveBeenCalledWith('deploy status');
+    expect(screen.getByRole('dialog', { name: 'Ask AI' })).toBeTruthy();
+    expect(within(screen.getByRole('log', { name: 'AI chat' })).getByText('deploy status')).toBeTruthy();
+    expect(fake.api.ask).toHaveBeenCalledWith('deploy status');
+    expect(screen.queryByRole('combobox', { name: 'Search' })).toBeNull();
+    expect(props.onChoose).not.toHaveBeenCalled();
+    expect(props.onClose).not.toHaveBeenCalled();
+  });
+
+  it('Cmd/Ctrl+Enter opens the AI chat with text and AI enabled, and does nothing otherwise', async () => {
+    const fake = createFakeEngine();
+    const { user, props, view } = setup({ query: 'what is blocked', aiEnabled: false });
+    await user.keyboard('{Control>}{Enter}{/Control}');
+    view.rerender(<SearchPalette {...props} aiEnabled query="  " />);
+    await user.keyboard('{Meta>}{Enter}{/Meta}');
+    expect(screen.queryByRole('log', { name: 'AI chat' })).toBeNull();
+    expect(fake.api.ask).not.toHaveBeenCalled();
+    expect(props.onChoose).not.toHaveBeenCalled();
+
+    view.rerender(<SearchPalette {...props} aiEnabled />);
+    await user.keyboard('{Meta>}{Enter}{/Meta}');
+    expect(fake.api.ask).toHaveBeenCalledWith('what is blocked');
+    expect(within(screen.getByRole('log', { name: 'AI chat' })).getByText('what is blocked')).toBeTruthy();
     expect(props.onChoose).not.toHaveBeenCalled();
   });
 
-  it('Cmd/Ctrl+Enter asks the AI with text and AI enabled, and does nothing otherwise', async () => {
-    const { user, props, view } = setup({ query: 'what is blocked' });
-    await user.keyboard('{Meta>}{Enter}{/Meta}');
-    expect(props.onAskAi).toHaveBeenCalledWith('what is blocked');
+  it('Ctrl+Enter opens it too', async () => {
+    const fake = createFakeEngine();
+    const { user } = setup({ query: 'what is blocked' });
     await user.keyboard('{Control>}{Enter}{/Control}');
-    expect(props.onAskAi).toHaveBeenCalledTimes(2);
-    expect(props.onChoose).not.toHaveBeenCalled();
-
-    view.rerender(<SearchPalette {...props} aiEnabled={false} />);
-    await user.keyboard('{Control>}{Enter}{/Control}');
-    view.rerender(<SearchPalette {...props} query="" />);
-    await user.keyboard('{Meta>}{Enter}{/Meta}');
-    expect(props.onAskAi).toHaveBeenCalledTimes(2);
-    expect(props.onChoose).not.toHaveBeenCalled();
+    expect(fake.api.ask).toHaveBeenCalledWith('what is blocked');
+    expect(screen.getByRole('dialog', { name: 'Ask AI' })).toBeTruthy();
   });
 
   it('returns the highlight to the first result when resetKey changes', async () => {

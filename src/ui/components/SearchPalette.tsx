@@ -8,10 +8,16 @@
  * Enter chooses, Cmd/Ctrl+Enter asks the AI (text typed and AI enabled), Esc closes. No key
  * pressed in the palette reaches the page's window listeners. The highlight goes back to the
  * first item when resetKey changes or the tab changes.
+ *
+ * Asking the AI (the AI button or Cmd/Ctrl+Enter) switches the palette to its AI chat
+ * (PaletteAiChat, SPEC §4.11) with the query as the first question; Cmd/Ctrl+Backspace goes
+ * back to the search with the query kept, Esc closes.
  */
 import { useDialog } from '../hooks/useDialog';
 import { useEffect, useId, useRef, useState, type JSX, type KeyboardEvent as ReactKeyboardEvent, type ReactNode } from 'react';
+import type { AskSource } from '../../model/ai';
 import { Avatar } from './Avatar';
+import { PaletteAiChat, usePaletteChat } from './PaletteAiChat';
 import { TypeIcon } from './TypeIcon';
 import '../styles-palette.css';
 
@@ -36,7 +42,8 @@ export interface SearchPaletteProps {
   resetKey: number;
   actions: PaletteAction[];
   aiEnabled: boolean;
-  onAskAi?(query: string): void;
+  /** A source of an AI answer was chosen (open its conversation at the message). */
+  onOpenSource?(source: AskSource): void;
   onChoose(item: PaletteItem): void;
   onClose(): void;
 }
@@ -126,7 +133,7 @@ function Hint({ keys, children }: { keys: string[]; children: ReactNode }) {
   );
 }
 
-export function SearchPalette({ query, onQuery, status, results, resetKey, actions, aiEnabled, onAskAi, onChoose, onClose }: SearchPaletteProps): JSX.Element {
+export function SearchPalette({ query, onQuery, status, results, resetKey, actions, aiEnabled, onOpenSource, onChoose, onClose }: SearchPaletteProps): JSX.Element {
   const baseId = useId();
   const listId = `${baseId}-list`;
   const tabId = (tab: PaletteTab) => `${baseId}-tab-${tab}`;
@@ -134,6 +141,8 @@ export function SearchPalette({ query, onQuery, status, results, resetKey, actio
 
   const [tab, setTab] = useState<PaletteTab>('all');
   const [active, setActive] = useState(0);
+  const [mode, setMode] = useState<'search' | 'chat'>('search');
+  const chat = usePaletteChat();
   // A new resetKey puts the highlight back on the first item (adjusted during render: no flash).
   const [seenResetKey, setSeenResetKey] = useState(resetKey);
   if (seenResetKey !== resetKey) {
@@ -145,7 +154,7 @@ export function SearchPalette({ query, onQuery, status, results, resetKey, actio
   const input = useRef<HTMLInputElement>(null);
 
   const text = query.trim();
-  const canAskAi = aiEnabled && text.length > 0 && onAskAi !== undefined;
+  const canAskAi = aiEnabled && text.length > 0;
 
   const sectionEntries: Record<SectionKey, Entry[]> = {
     conversations: results.conversations.map((item) => ({ kind: 'item', item })),
@@ -165,7 +174,14 @@ export function SearchPalette({ query, onQuery, status, results, resetKey, actio
   else if (tab !== 'actions' && status === 'searching' && resultCount === 0) note = SEARCHING;
   else if (entries.length === 0 && (tab === 'actions' || status === 'done')) note = NO_RESULTS;
 
-  useDialog({ dialog, initial: input, onClose, onStrayTab: () => input.current?.focus() });
+  useDialog({ dialog, initial: input, onClose, onStrayTab: () => (input.current ?? dialog.current?.querySelector<HTMLElement>('input'))?.focus() });
+
+  // Back from the chat: the search input takes focus again.
+  const chatVisited = useRef(false);
+  useEffect(() => {
+    if (mode === 'chat') chatVisited.current = true;
+    else if (chatVisited.current) input.current?.focus();
+  }, [mode]);
 
   // Keep the highlighted option in view.
   useEffect(() => {
@@ -188,13 +204,25 @@ export function SearchPalette({ query, onQuery, status, results, resetKey, actio
   };
 
   const askAi = () => {
-    if (canAskAi) onAskAi(text);
+    if (!canAskAi) return;
+    setMode('chat');
+    chat.ask(text);
   };
 
   const onKeyDown = (event: ReactKeyboardEvent<HTMLDivElement>) => {
     // The page listens on window for its shortcuts: keys typed here stay here.
     event.stopPropagation();
     if (event.nativeEvent.isComposing) return;
+    if (mode === 'chat') {
+      if (event.key === 'Escape') {
+        event.preventDefault();
+        onClose();
+      } else if (event.key === 'Backspace' && (event.metaKey || event.ctrlKey)) {
+        event.preventDefault();
+        setMode('search');
+      }
+      return;
+    }
     switch (event.key) {
       case 'Escape':
         event.preventDefault();
@@ -245,126 +273,132 @@ export function SearchPalette({ query, onQuery, status, results, resetKey, actio
         ref={dialog}
         role="dialog"
         aria-modal="true"
-        aria-label="Search"
+        aria-label={mode === 'chat' ? 'Ask AI' : 'Search'}
         className="sp"
         onKeyDown={onKeyDown}
         onKeyUp={(event) => event.stopPropagation()}
       >
-        <div className="sp-search">
-          <svg className="sp-glass" width="16" height="16" viewBox="0 0 16 16" aria-hidden="true">
-            <path d="M7 12A5 5 0 1 0 7 2a5 5 0 0 0 0 10zM10.8 10.8 14 14" fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" />
-          </svg>
-          <input
-            ref={input}
-            type="text"
-            className="sp-input"
-            role="combobox"
-            aria-label="Search"
-            aria-expanded="true"
-            aria-controls={listId}
-            aria-autocomplete="list"
-            aria-activedescendant={highlighted >= 0 ? optionId(highlighted) : undefined}
-            placeholder={SEARCH_PLACEHOLDER}
-            autoComplete="off"
-            spellCheck={false}
-            value={query}
-            onChange={(event) => onQuery(event.target.value)}
-          />
-          {canAskAi && (
-            <button
-              type="button"
-              className="sp-ai"
-              aria-label="Ask AI"
-              title="Ask AI (Cmd/Ctrl+Enter)"
-              onMouseDown={(event) => event.preventDefault()}
-              onClick={askAi}
-            >
-              <svg width="14" height="14" viewBox="0 0 16 16" aria-hidden="true">
-                <path d="M8 1.5 9.6 6.4 14.5 8 9.6 9.6 8 14.5 6.4 9.6 1.5 8 6.4 6.4z" fill="currentColor" />
+        {mode === 'chat' ? (
+          <PaletteAiChat chat={chat} onBack={() => setMode('search')} onOpenSource={onOpenSource} />
+        ) : (
+          <>
+            <div className="sp-search">
+              <svg className="sp-glass" width="16" height="16" viewBox="0 0 16 16" aria-hidden="true">
+                <path d="M7 12A5 5 0 1 0 7 2a5 5 0 0 0 0 10zM10.8 10.8 14 14" fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" />
               </svg>
-              <span>Ask AI</span>
-            </button>
-          )}
-        </div>
+              <input
+                ref={input}
+                type="text"
+                className="sp-input"
+                role="combobox"
+                aria-label="Search"
+                aria-expanded="true"
+                aria-controls={listId}
+                aria-autocomplete="list"
+                aria-activedescendant={highlighted >= 0 ? optionId(highlighted) : undefined}
+                placeholder={SEARCH_PLACEHOLDER}
+                autoComplete="off"
+                spellCheck={false}
+                value={query}
+                onChange={(event) => onQuery(event.target.value)}
+              />
+              {canAskAi && (
+                <button
+                  type="button"
+                  className="sp-ai"
+                  aria-label="Ask AI"
+                  title="Ask AI (Cmd/Ctrl+Enter)"
+                  onMouseDown={(event) => event.preventDefault()}
+                  onClick={askAi}
+                >
+                  <svg width="14" height="14" viewBox="0 0 16 16" aria-hidden="true">
+                    <path d="M8 1.5 9.6 6.4 14.5 8 9.6 9.6 8 14.5 6.4 9.6 1.5 8 6.4 6.4z" fill="currentColor" />
+                  </svg>
+                  <span>Ask AI</span>
+                </button>
+              )}
+            </div>
 
-        <div role="tablist" aria-label="Categories" className="sp-tabs">
-          {TABS.map((t) => (
-            <button
-              key={t.id}
-              id={tabId(t.id)}
-              type="button"
-              role="tab"
-              tabIndex={-1}
-              aria-selected={tab === t.id}
-              aria-controls={`${baseId}-panel`}
-              className={`sp-tab${tab === t.id ? ' active' : ''}`}
-              onMouseDown={(event) => event.preventDefault()}
-              onClick={() => selectTab(t.id)}
-            >
-              {t.label}
-            </button>
-          ))}
-        </div>
+            <div role="tablist" aria-label="Categories" className="sp-tabs">
+              {TABS.map((t) => (
+                <button
+                  key={t.id}
+                  id={tabId(t.id)}
+                  type="button"
+                  role="tab"
+                  tabIndex={-1}
+                  aria-selected={tab === t.id}
+                  aria-controls={`${baseId}-panel`}
+                  className={`sp-tab${tab === t.id ? ' active' : ''}`}
+                  onMouseDown={(event) => event.preventDefault()}
+                  onClick={() => selectTab(t.id)}
+                >
+                  {t.label}
+                </button>
+              ))}
+            </div>
 
-        <div id={`${baseId}-panel`} role="tabpanel" aria-labelledby={tabId(tab)} className="sp-panel">
-          <div role="status" aria-live="polite" className="sp-note">
-            {note}
-          </div>
-          <div id={listId} role="listbox" aria-label="Results" className="sp-list">
-            {sections.map((section) => {
-              const headingId = `${baseId}-sec-${section.key}`;
-              return (
-                <div key={section.key} role="group" aria-labelledby={headingId} className="sp-section">
-                  <div id={headingId} role="presentation" className="sp-heading">
-                    {SECTION_LABELS[section.key]}
-                  </div>
-                  {section.entries.map((entry) => {
-                    const i = index++;
-                    const selected = i === highlighted;
-                    return (
-                      <div
-                        key={entryKey(entry)}
-                        id={optionId(i)}
-                        role="option"
-                        aria-selected={selected}
-                        className={`sp-option${selected ? ' active' : ''}`}
-                        onMouseDown={(event) => event.preventDefault()}
-                        onMouseMove={() => {
-                          if (i !== highlighted) setActive(i);
-                        }}
-                        onClick={() => choose(entry)}
-                      >
-                        {entry.kind === 'item' ? (
-                          <ItemBody item={entry.item} />
-                        ) : (
-                          <>
-                            <span className="sp-main">
-                              <span className="sp-title">{entry.action.label}</span>
-                            </span>
-                            {entry.action.keys && entry.action.keys.length > 0 && (
-                              <span className="sp-keys">
-                                {entry.action.keys.map((k) => (
-                                  <kbd key={k}>{k}</kbd>
-                                ))}
-                              </span>
-                            )}
-                          </>
-                        )}
+            <div id={`${baseId}-panel`} role="tabpanel" aria-labelledby={tabId(tab)} className="sp-panel">
+              <div role="status" aria-live="polite" className="sp-note">
+                {note}
+              </div>
+              <div id={listId} role="listbox" aria-label="Results" className="sp-list">
+                {sections.map((section) => {
+                  const headingId = `${baseId}-sec-${section.key}`;
+                  return (
+                    <div key={section.key} role="group" aria-labelledby={headingId} className="sp-section">
+                      <div id={headingId} role="presentation" className="sp-heading">
+                        {SECTION_LABELS[section.key]}
                       </div>
-                    );
-                  })}
-                </div>
-              );
-            })}
-          </div>
-        </div>
+                      {section.entries.map((entry) => {
+                        const i = index++;
+                        const selected = i === highlighted;
+                        return (
+                          <div
+                            key={entryKey(entry)}
+                            id={optionId(i)}
+                            role="option"
+                            aria-selected={selected}
+                            className={`sp-option${selected ? ' active' : ''}`}
+                            onMouseDown={(event) => event.preventDefault()}
+                            onMouseMove={() => {
+                              if (i !== highlighted) setActive(i);
+                            }}
+                            onClick={() => choose(entry)}
+                          >
+                            {entry.kind === 'item' ? (
+                              <ItemBody item={entry.item} />
+                            ) : (
+                              <>
+                                <span className="sp-main">
+                                  <span className="sp-title">{entry.action.label}</span>
+                                </span>
+                                {entry.action.keys && entry.action.keys.length > 0 && (
+                                  <span className="sp-keys">
+                                    {entry.action.keys.map((k) => (
+                                      <kbd key={k}>{k}</kbd>
+                                    ))}
+                                  </span>
+                                )}
+                              </>
+                            )}
+                          </div>
+                        );
+                      })}
+                    </div>
+                  );
+                })}
+              </div>
+            </div>
 
-        <div className="sp-footer">
-          <Hint keys={['Tab']}>Categories</Hint>
-          <Hint keys={['↑↓']}>Navigate</Hint>
-          <Hint keys={['Enter']}>Select</Hint>
-          <Hint keys={['Esc']}>Close</Hint>
-        </div>
+            <div className="sp-footer">
+              <Hint keys={['Tab']}>Categories</Hint>
+              <Hint keys={['↑↓']}>Navigate</Hint>
+              <Hint keys={['Enter']}>Select</Hint>
+              <Hint keys={['Esc']}>Close</Hint>
+            </div>
+          </>
+        )}
       </div>
     </div>
   );

@@ -1,6 +1,6 @@
 /** The signed-in screens: top bar with sub-view tabs, the list and the open conversation. */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { useNavigate } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import { useObservableState } from 'observable-hooks';
 import type { PaletteItem } from '../../model/search';
 import type { SearchState } from '../../streams/searchResults';
@@ -13,6 +13,7 @@ import type { AuthStatus } from '../../model/types';
 import { useLiveState } from '../hooks/useEngine';
 import { SideMenu } from '../components/SideMenu';
 import { ListPage } from './ListPage';
+import { AskAiPage } from './AskAiPage';
 
 export type Page = 'inbox' | 'conversations' | 'ask-ai';
 
@@ -74,6 +75,18 @@ export function Shell({ page, status, onLogout }: { page: Page; status: AuthStat
     [page, navigate],
   );
 
+  // A link into a conversation (an AI answer's source): /conversations?open=<id>&ts=<message ts>.
+  const location = useLocation();
+  useEffect(() => {
+    if (page === 'ask-ai') return;
+    const params = new URLSearchParams(location.search);
+    const id = params.get('open');
+    if (!id) return;
+    const ts = params.get('ts');
+    setOpenRequest({ id, ...(ts ? { highlightTs: ts } : {}), nonce: Date.now() });
+    void navigate(location.pathname, { replace: true });
+  }, [page, location.search, location.pathname, navigate]);
+
   const choose = useCallback(
     async (item: PaletteItem) => {
       setPaletteOpen(false);
@@ -105,7 +118,7 @@ export function Shell({ page, status, onLogout }: { page: Page; status: AuthStat
       <SideMenu open={menuOpen} onClose={() => setMenuOpen(false)} status={status} onLogout={onLogout} />
       <div className="shell-main">
         {page === 'ask-ai' ? (
-          <AskAiPlaceholder onMenu={() => setMenuOpen(true)} />
+          <AskAiPage menuButton={<MenuButton onMenu={() => setMenuOpen(true)} />} />
         ) : (
           <ListPage
             key={page}
@@ -130,10 +143,10 @@ export function Shell({ page, status, onLogout }: { page: Page; status: AuthStat
           resetKey={resetKey}
           actions={actions}
           aiEnabled={aiEnabled}
-          onAskAi={(q) => {
-            setPaletteOpen(false);
-            void navigate(`/ask-ai?q=${encodeURIComponent(q)}`);
-          }}
+          // An AI answer's source opens like a message result: its conversation, at the message.
+          onOpenSource={(source) =>
+            void choose({ kind: 'message', id: source.id, conversationId: source.conversation_id, ts: source.timestamp, title: source.channel, text: source.text, author: source.author })
+          }
           onChoose={(item) => void choose(item)}
           onClose={() => setPaletteOpen(false)}
         />
@@ -150,19 +163,5 @@ function MenuButton({ onMenu }: { onMenu: () => void }) {
         <path d="M2 4h14M2 9h14M2 14h14" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
       </svg>
     </button>
-  );
-}
-
-function AskAiPlaceholder({ onMenu }: { onMenu: () => void }) {
-  return (
-    <>
-      <header className="top-bar">
-        <MenuButton onMenu={onMenu} />
-      </header>
-      <main className="center-screen">
-        <h1 className="ask-heading">Ask Sift AI anything</h1>
-        <p className="muted">Answers from your messages arrive with Sift's AI engine.</p>
-      </main>
-    </>
   );
 }
