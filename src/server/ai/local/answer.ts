@@ -1,0 +1,230 @@
+/**
+ * The local provider's answers (SPEC §3 'AI answer', §7.4): the question's content words for
+ * the search index, then an extractive answer from the best sentences of what it found.
+ */
+import { isTs, tsToMs } from '../../../model/ts';
+import type { AnswerRequest, AnswerResult, RetrievedMessage } from '../types';
+
+/* ------------------------------------------------------------------ words */
+
+const STOP_WORDS = new Set(
+  `a an the and or but if of to in on at by for with about from into over after before between than then so too
+  very not no yes is are was were be been being am do does did done doing have has had having i me my mine myself
+  we us our ours you your yours he him his she her hers they them their theirs it its this that these those there
+  here what which who whom whose when where why how whats what's who's where's when's how's whos any anything some
+  something all each every say said says tell told know knew mention mentioned mentions talk talked discuss
+  discussed please can could would should will shall may might must just get got give show find let lets let's up
+  out also again still now anyone someone anybody somebody thing things going go goes went happening happened
+  latest recent recently message messages im i'm ive i've youre you're dont don't doesnt doesn't didnt didn't
+  isnt isn't arent aren't right new much many more most other such only own same as like via per one
+  summarize summarise summary recap missed miss catch coming come`.split(/\s+/),
+);
+
+/** A word of a text: a #channel, an @name, a ticket id (OPS-1234), or letters and digits. */
+const WORD = /#[\p{L}\p{N}_-]+|@[\p{L}\p{N}._-]+|\b[A-Za-z]+-\d+\b|[\p{L}\p{N}][\p{L}\p{N}'’_]*/gu;
+
+/** Lower-case words of a text, with '#'/'@' and possessive 's removed (stop words kept). */
+export function wordsOf(text: string): string[] {
+  return (text.match(WORD) ?? []).map((w) =>
+    w
+      .replace(/^[#@]/, '')
+      .replace(/['’]s$/i, '')
+      .replace(/['’._-]+$/, '')
+      .toLowerCase(),
+  ).filter(Boolean);
+}
+
+/**
+ * The content words of a question, for the search index: lower case, in order, without
+ * duplicates, stop words or question words. Names, ticket ids ('ops-1234') and channel names
+ * (without '#') are kept. Empty when the question has no content word.
+ */
+export function searchTerms(question: string): string[] {
+  const seen = new Set<string>();
+  for (const word of wordsOf(question)) {
+    if (word.length < 2 || STOP_WORDS.has(word)) continue;
+    seen.add(word);
+  }
+  return [...seen];
+}
+
+/** A crude stem, so 'launch', 'launches' and 'launched' meet. */
+function stem(word: string): string {
+  const w = word.toLowerCase();
+  if (w.length <= 4) return w;
+  return w.replace(/(?:ing|ed|es|s)$/, '');
+}
+
+/** Whether a term appears among words (whole word or same stem). */
+export function mentions(words: readonly string[], term: string): boolean {
+  const s = stem(term);
+  return words.some((w) => w === term || stem(w) === s);
+}
+
+/** Rough token count of texts, as a language model would bill them: words × 1.3. */
+export function estimateTokens(...texts: string[]): number {
+  const words = texts.reduce((n, t) => n + (t.match(/\S+/g)?.length ?? 0), 0);
+  return Math.round(words * 1.3);
+}
+
+/* ------------------------------------------------------------------ sentences */
+
+interface Candidate {
+  source: number;
+  text: string;
+  words: string[];
+  /** Question terms found in the sentence or its message's author and channel. */
+  hits: string[];
+  score: number;
+}
+
+const DAY_MS = 86_400_000;
+const RECENCY_HALF_LIFE_DAYS = 7;
+const QUOTE_LIMIT = 180;
+const SHORT_SENTENCE_WORDS = 5;
+const NEAR_DUPLICATE = 0.7;
+
+function sentencesOf(text: string): string[] {
+  return text
+    .split(/(?<=[.!?])\s+|\n+/)
+    .map((s) => s.trim())
+    .filter((s) => /[\p{L}\p{N}]/u.test(s));
+}
+
+/** 1 for a message from now (or the future), halving every week back. */
+function recency(ts: string, now: number): number {
+  if (!isTs(ts)) return 0;
+  const ageDays = Math.max(0, now - tsToMs(ts)) / DAY_MS;
+  return 0.5 ** (ageDays / RECENCY_HALF_LIFE_DAYS);
+}
+
+function clamp01(x: number): number {
+  return Number.isFinite(x) ? Math.min(1, Math.max(0, x)) : 0;
+}
+
+/** Every sentence of every message, scored by the question terms it covers, relevance and age. */
+function candidates(retrieved: readonly RetrievedMessage[], terms: readonly string[], now: number): Candidate[] {
+  return retrieved.flatMap((msg, source) => {
+    const about = wordsOf(`${msg.author} ${msg.channel}`);
+    const sentences = sentencesOf(msg.text);
+    return sentences.map((sentence, i) => {
+      const short = sentence.split(/\s+/).length < SHORT_SENTENCE_WORDS && i + 1 < sentences.length;
+      const text = short ? `${sentence} ${sentences[i + 1]}` : sentence;
+      const words = wordsOf(text);
+      const hits = terms.filter((t) => mentions(words, t) || mentions(about, t));
+      const coverage = terms.length > 0 ? hits.length / terms.length : 0;
+      const score = 0.6 * coverage + 0.25 * clamp01(msg.score) + 0.15 * recency(msg.ts, now);
+      return { source, text, words, hits, score };
+    });
+  });
+}
+
+function jaccard(a: readonly string[], b: readonly string[]): number {
+  const sa = new Set(a);
+  const sb = new Set(b);
+  const inter = [...sa].filter((w) => sb.has(w)).length;
+  const union = new Set([...sa, ...sb]).size;
+  return union === 0 ? 1 : inter / union;
+}
+
+/** The best sentence per message (the shorter of equals), best first, without near-duplicates, at most `limit`. */
+function pick(all: Candidate[], limit: number): Candidate[] {
+  const anyHit = all.some((c) => c.hits.length > 0);
+  const ranked = [...all].sort((a, b) => b.score - a.score || a.source - b.source || a.words.length - b.words.length);
+  const picked: Candidate[] = [];
+  for (const c of ranked) {
+    if (picked.length >= limit) break;
+    if (anyHit && c.hits.length === 0) continue;
+    if (picked.some((p) => p.source === c.source || jaccard(p.words, c.words) >= NEAR_DUPLICATE)) continue;
+    picked.push(c);
+  }
+  return picked;
+}
+
+/* ------------------------------------------------------------------ wording */
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** 'today', 'yesterday', 'Nov 20' or 'Nov 20, 2025' (UTC days), or '' for a bad ts. */
+export function dayLabel(ts: string, now: number): string {
+  if (!isTs(ts)) return '';
+  const ms = tsToMs(ts);
+  const days = Math.floor(now / DAY_MS) - Math.floor(ms / DAY_MS);
+  if (days === 0) return 'today';
+  if (days === 1) return 'yesterday';
+  const d = new Date(ms);
+  const year = d.getUTCFullYear() === new Date(now).getUTCFullYear() ? '' : `, ${d.getUTCFullYear()}`;
+  return `${MONTHS[d.getUTCMonth()]} ${d.getUTCDate()}${year}`;
+}
+
+/** 'in #incidents', 'in a thread in #general', 'in a DM' or 'in a DM with Sam Lee'. */
+function place(msg: RetrievedMessage): string {
+  if (msg.channel.startsWith('#')) return `in ${msg.channel}`;
+  const thread = /^Thread in (.+)$/.exec(msg.channel);
+  if (thread) return `in a thread in ${thread[1]}`;
+  return msg.channel === msg.author ? 'in a DM' : `in a DM with ${msg.channel}`;
+}
+
+function quote(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length <= QUOTE_LIMIT ? line : `${line.slice(0, QUOTE_LIMIT - 1).trimEnd()}…`;
+}
+
+function joinWords(words: readonly string[]): string {
+  if (words.length <= 1) return words[0] ?? '';
+  return `${words.slice(0, -1).join(', ')} and ${words[words.length - 1]}`;
+}
+
+/** What the question is about: its 'about …' phrase, else its content words as typed. */
+function topicOf(question: string, terms: readonly string[]): string {
+  const about = /\b(?:about|regarding)\s+(.+?)[\s?.!]*$/i.exec(question);
+  if (about?.[1] && searchTerms(about[1]).length > 0) return about[1];
+  const typed = (question.match(WORD) ?? []).filter((w) => terms.includes(wordsOf(w)[0] ?? ''));
+  return joinWords([...new Set(typed)]);
+}
+
+function sourceLine(c: Candidate, n: number, request: AnswerRequest): string {
+  const msg = request.retrieved[c.source]!;
+  const who = msg.author === request.memberName ? 'You' : msg.author;
+  const day = dayLabel(msg.ts, request.now);
+  return `• ${who} ${place(msg)}${day ? ` (${day})` : ''}: "${quote(c.text)}" [${n}]`;
+}
+
+const NOT_FOUND = "I couldn't find anything about that in your messages.";
+const CONFIDENT = 0.45;
+
+function confidenceOf(picked: readonly Candidate[], request: AnswerRequest, terms: readonly string[]): number {
+  if (picked.length === 0) return 0;
+  const covered = new Set(picked.flatMap((c) => c.hits)).size;
+  const coverage = terms.length > 0 ? covered / terms.length : 0.5;
+  const relevance = picked.reduce((sum, c) => sum + clamp01(request.retrieved[c.source]!.score), 0) / picked.length;
+  const support = Math.min(1, picked.length / 3);
+  return Math.round(clamp01(0.55 * coverage + 0.3 * relevance + 0.15 * support) * 100) / 100;
+}
+
+/**
+ * An extractive answer: the retrieved messages' sentences scored by the question terms they
+ * cover (a message's author and channel count), the retrieval score and recency against
+ * `now`; the best sentence of each message, near-duplicates dropped, best first, at most
+ * `maxSources`, each line numbered as its place in `sourceIndexes`. Confidence is 0 when
+ * nothing was retrieved. `temperature` is ignored: the local engine is deterministic.
+ * `tokensUsed` estimates the question, the retrieved texts and the answer.
+ */
+export function composeAnswer(request: AnswerRequest): Omit<AnswerResult, 'model'> {
+  const terms = searchTerms(request.question);
+  const limit = Math.max(0, Math.floor(request.maxSources));
+  const picked = pick(candidates(request.retrieved, terms, request.now), limit);
+  const confidence = confidenceOf(picked, request, terms);
+  const topic = topicOf(request.question, terms);
+  const header =
+    confidence >= CONFIDENT
+      ? `Here is what I found${topic ? ` about ${topic}` : ''}:`
+      : `I'm not certain, but these messages look related${topic ? ` to ${topic}` : ''}:`;
+  const answer = picked.length === 0 ? NOT_FOUND : [header, ...picked.map((c, i) => sourceLine(c, i + 1, request))].join('\n');
+  return {
+    answer,
+    sourceIndexes: picked.map((c) => c.source),
+    confidence,
+    tokensUsed: estimateTokens(request.question, ...request.retrieved.map((m) => m.text), answer),
+  };
+}
