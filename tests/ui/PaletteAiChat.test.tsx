@@ -115,6 +115,8 @@ describe('Palette AI chat (SPEC §4.11)', () => {
     expect(short.endsWith('…')).toBe(true);
     expect(short.length).toBeLessThanOrEqual(100);
     expect(within(sources[1]!).getByText('Review done')).toBeTruthy();
+    // A DM source (channel named after its author) names the person once.
+    expect(within(sources[1]!).getAllByText('Grace Hopper')).toHaveLength(1);
     // The question comes first, then the answer.
     expect(turns().map(([label]) => label)).toEqual(['Your question', 'AI answer']);
   });

@@ -74,7 +74,8 @@ function Source({ source, onOpen }: { source: AskSource; onOpen?: (source: AskSo
     <>
       <span className="pac-source-meta">
         <span className="pac-source-author">{source.author}</span>
-        <span className="pac-source-channel">{source.channel}</span>
+        {/* A DM is named after its person: no need to say it twice. */}
+        {source.channel !== source.author && <span className="pac-source-channel">{source.channel}</span>}
       </span>
       <span className="pac-source-text">{shorten(source.text)}</span>
     </>
