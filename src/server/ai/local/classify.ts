@@ -95,8 +95,8 @@ const SLOTS = CUES.length + 1;
  */
 const LEXICON: Readonly<Record<Cue, string>> = {
   incident: `outage=3, down=1.5, is down=2.5, went down=2.5, still down=2.5, incident=2, incident declared=3, sev1=3, sev 1=3, sev2=2,
-    sev0=3, p0=3, p1=2.5, p2=1.5, triggered=2, 500=1.5, 500s=2, 502=2, 502s=2, 503=2, 5xx=2, error=1, error rate=2, errors=1.5,
-    failing=2, fail=1.5, failed=1.5, failure=1.5, broken=2, broke=1.5, crash=2, crashing=2, timeout=1.5, timeouts=1.5,
+    sev0=3, p0=3, p1=2.5, p2=1.5, triggered=2, 500=2, 502=2, 503=2, 5xx=2, error=1.5, error rate=2,
+    failing=2, fail=1.5, failed=1.5, failure=1.5, broken=2, broke=1.5, crash=2, crashing=2, timeout=1.5,
     not working=2, isn't working=2, can't log in=2.5, can't login=2.5, can't access=2, locked out=2, stuck=1.5, rollback=1.5,
     roll back=1.5, exhausted=1.5, data loss=3, breach=3, leak=2.5, leaked=2.5, exposed=2, compromised=3, phishing=2.5,
     security issue=2.5, security incident=3, vulnerability=2, credentials=1.5, api key=1.5, revoke=1.5, rotate=1, disk full=2,
@@ -108,13 +108,13 @@ const LEXICON: Readonly<Record<Cue, string>> = {
     top priority=2.5, highest priority=2.5, highest=1, holding=1, every hour=1, war room=2, bridge=1.5, incident call=2,
     :rotating_light:=1.5, :fire:=1, :sos:=2, :x:=1, :red_circle:=1, :warning:=1, 🚨=1.5, 🔥=1, are you around=1.5, you around=1,
     call me=2, otherwise=0.8, threatening=1.5, still=0.5, need a decision=1.5, before then=1, lose=1`,
-  soon: `today=2, today's=2, tonight=2, eod=2.5, end of day=2.5, end of today=2.5, this morning=1.5, this afternoon=1.2,
+  soon: `today=2, tonight=2, eod=2.5, end of day=2.5, end of today=2.5, this morning=1.5, this afternoon=1.2,
     within the hour=3, in an hour=2.5, in the next=1.5, in 1 hour=2, noon=1.2, midnight=1.2, tomorrow=0.8, tomorrow morning=1.5,
     deadline=1.5, expires=0.8, goes out=0.8, go out=0.8, go-live=1`,
   later: `monday=1, tuesday=1, wednesday=1, thursday=1, friday=1, next week=1.5, this week=1.2, later this week=1.5,
     next month=1.5, next quarter=1.5, next sprint=1.5, end of the week=1.2, end of week=1.2, end of the month=1.5,
     end of month=1.5, in two weeks=1.5, in a few weeks=1.5, q1=1, q2=1, q3=1, q4=1, planning=1, roadmap=0.8, retro=0.8,
-    agenda=1, sync=0.5, offsite=0.5, 1:1=0.5, jan=0.8, feb=0.8, mar=0.8, apr=0.8, jun=0.8, jul=0.8, aug=0.8, sep=0.8, oct=0.8,
+    agenda=1, sync=0.5, offsite=0.5, jan=0.8, feb=0.8, mar=0.8, apr=0.8, jun=0.8, jul=0.8, aug=0.8, sep=0.8, oct=0.8,
     nov=0.8, dec=0.8, january=0.8, february=0.8, march=0.8, april=0.8, june=0.8, july=0.8, august=0.8, september=0.8,
     october=0.8, november=0.8, december=0.8, next tuesday=1.5, due=0.5`,
   noRush: `no rush=3, no hurry=3, not urgent=3, non-urgent=3, non urgent=3, not blocking=2.5, not blocking anything=3,
@@ -138,15 +138,15 @@ const LEXICON: Readonly<Record<Cue, string>> = {
     blog=1.5, til=2, wrote up=2, if you're curious=2, if anyone's curious=2, i'll be out=3, out tomorrow=2.5, ooo=2.5,
     out of office=3, covering for me=2.5, renewed=2, closed=1, signed=0.5, update=0.5,
     numbers are in=2, :tada:=1.5, 🎉=1.5, :clap:=1, :raised_hands:=1, :+1:=1, :thumbsup:=1, :100:=1, :white_check_mark:=1.5,
-    ✅=1.5, :rocket:=0.8, :confetti_ball:=1, :sparkles:=0.5, :heart:=1, +1=1, nice=1, great=1, love this=1.5, agreed=1,
+    ✅=1.5, :rocket:=0.8, :confetti_ball:=1, :sparkles:=0.5, :heart:=1, nice=1, great=1, love this=1.5, agreed=1,
     same here=1.5, count me in=1.5, has been fixed=2, lives in=1.5, moving to=0.8, you'll get an email=2,
     well deserved=2, joined=1, just joined=2, won't fix=2, moved from=1, for the holiday=1.5, will be closed=1.5, happy=1`,
   resolved: `resolved=3, auto-resolved=3, is fixed=2, been fixed=2, got fixed=2, all fixed=2, back to normal=3, no customer impact=3, no impact=3, all green=2,
     everything is green=3, recovered=2, mitigated=2, closing the incident=3, all clear=3, false alarm=3, never mind=2,
     nvm=2, postmortem=1, confirmed fixed=3, finished=1, is done=1.5, revoked=0.5`,
   social: `lunch=2, cake=2, coffee=1.5, pizza=1.5, taco=1.5, ramen=1.5, cat=1.5, dog=1.5, puppy=2, kitten=2, pet=1.5,
-    game=1.5, match=1, movie=1.5, music=1.5, playlist=1.5, song=1.5, 10k=2, marathon=2, run=1, weekend=1, birthday=1.5,
-    party=1.5, book club=2, watching=1, anyone doing=1.5, anyone=0.3, office=0.5,
+    game=1.5, match=1, movie=1.5, music=1.5, playlist=1.5, song=1.5, 10k=2, marathon=2, weekend=1, birthday=1.5,
+    party=1.5, book club=2, watching=1, anyone doing=1.5, office=0.5,
     :dog:=1.5, :cat:=1.5, :coffee:=1, :cake:=1.5, :taco:=1, :running:=1, :camera_with_flash:=1, :sunny:=1, :wave:=1`,
   joke: `lol=2, haha=2, hahaha=2, lmao=2, rofl=2, jk=2, kidding=2, :joy:=2, :laughing:=2, :rofl:=2, :sweat_smile:=1,
     😂=2, 🤣=2`,
@@ -181,6 +181,7 @@ function addEntry(cue: Cue, raw: string): void {
     if (node === undefined) level.set(word, (node = {}));
     level = node.next ??= new Map();
   }
+  if (node!.entry !== undefined) throw new Error(`lexicon: "${text.trim()}" is listed twice`);
   node!.entry = { cue: CUE_INDEX[cue], weight: Number(weight), length: words.length, text: text.trim() };
 }
 for (const cue of CUES) for (const raw of LEXICON[cue].split(',')) addEntry(cue, raw.trim());
@@ -204,10 +205,12 @@ function phraseAt(words: readonly string[], i: number): Entry | undefined {
   return best;
 }
 
-/** What one message says: cue weights (each capped) and the first phrase seen per cue. */
+/** What one message says: cue weights (each capped) and the strongest phrase per cue. */
 interface MessageCues {
   weights: number[];
+  /** Per cue, its strongest phrase and that phrase's weight. */
   seen: (string | undefined)[];
+  strongest: number[];
   namesMember: boolean;
 }
 
@@ -216,8 +219,11 @@ function isDeadlineAt(words: readonly string[], i: number): boolean {
 }
 
 function addCue(out: MessageCues, cue: number, weight: number, text: string): void {
+  if (out.seen[cue] === undefined || weight > out.strongest[cue]!) {
+    out.seen[cue] = text;
+    out.strongest[cue] = weight;
+  }
   out.weights[cue] = Math.min(MAX_CUE_PER_MESSAGE, out.weights[cue]! + weight);
-  out.seen[cue] ??= text;
 }
 
 /** Times and durations not in the lexicon: '4pm', 'in 20 mins'. */
@@ -230,7 +236,12 @@ function timeCue(out: MessageCues, words: readonly string[], i: number): void {
 }
 
 /** One scratch record reused for every message: allocation is most of a message's cost otherwise. */
-const scratch: MessageCues = { weights: new Array<number>(SLOTS).fill(0), seen: new Array<string | undefined>(SLOTS).fill(undefined), namesMember: false };
+const scratch: MessageCues = {
+  weights: new Array<number>(SLOTS).fill(0),
+  seen: new Array<string | undefined>(SLOTS).fill(undefined),
+  strongest: new Array<number>(SLOTS).fill(0),
+  namesMember: false,
+};
 
 /** Reads one message text into cues (into a scratch record, valid until the next call). */
 function readMessage(text: string, memberFirstName: string): MessageCues {
@@ -318,8 +329,10 @@ function readConversation(input: ClassifyInput): Features {
     f.addressed ||= m.mentionsMember || read.namesMember || (input.type === 'dm' && !m.isBot);
     for (let c = 0; c < SLOTS; c++) {
       const w = read.weights[c]! * weight;
-      if (w > f.cue[c]!) f.cue[c] = w;
-      f.seen[c] ??= read.seen[c];
+      if (w > f.cue[c]!) {
+        f.cue[c] = w;
+        f.seen[c] = read.seen[c];
+      }
     }
     weight *= RECENCY;
   }
@@ -351,8 +364,10 @@ function urgentScore(f: Features, ask: number): number {
   const forMember = isForMember(f);
   const playful = cueOf(f, 'joke') > 0 || f.kind === 'social';
   const urgency = cueOf(f, 'urgency') * (playful && !f.mentioned ? 0.3 : 1);
-  const soon = cueOf(f, 'soon') * (ask > 0 || forMember ? 1 : 0.35);
-  const evidence = cueOf(f, 'incident') + urgency + soon + (f.kind === 'incident' ? 0.5 : 0) + (isSoon(f) ? 0.6 * ask : 0);
+  // A deadline today matters when someone needs the member (or clearly asks) before it.
+  const soon = cueOf(f, 'soon') * (forMember ? 1 : cueOf(f, 'ask') >= 1 ? 0.6 : 0.35);
+  const directAsk = forMember ? ask : 0.5 * ask;
+  const evidence = cueOf(f, 'incident') + urgency + soon + (f.kind === 'incident' ? 0.5 : 0) + (isSoon(f) ? 0.6 * directAsk : 0);
   return evidence * (forMember ? 1.25 : 1) - 1.3 * cueOf(f, 'noRush') - 1.2 * cueOf(f, 'resolved') - (playful ? 0.5 : 0);
 }
 
@@ -509,12 +524,40 @@ function lessonReason(lean: Lean, input: ClassifyInput): string {
   return `You marked similar messages ${target} as ${LABEL[l.category]}`;
 }
 
+/** A day, month or quarter as written in a sentence ('Friday', 'next Monday', 'Q2'). */
+function dated(phrase: string): string {
+  return phrase
+    .replace(/\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\b(?:jan|feb|mar|apr|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b/g, (w) => w.charAt(0).toUpperCase() + w.slice(1))
+    .replace(/\bq([1-4])\b/g, 'Q$1');
+}
+
+/** How a soon cue reads after 'a deadline' (' today', ' at 2pm', ' by end of day'), '' when it is no time. */
+const SOON_WORDING: Readonly<Record<string, string>> = {
+  eod: 'by end of day', 'end of day': 'by end of day', 'end of today': 'by end of day', noon: 'at noon', midnight: 'by midnight',
+  deadline: '', expires: '', 'goes out': '', 'go out': '', 'go-live': '', 'in the next': '',
+};
+
+function soonWording(seen: string | undefined): string {
+  if (seen === undefined) return '';
+  const wording = SOON_WORDING[seen] ?? (CLOCK.test(seen) ? `at ${seen}` : seen);
+  return wording === '' ? '' : ` ${wording}`;
+}
+
+/** Later cues that are dates ('Friday', 'next week'), not just planning words ('retro', 'agenda'). */
+function laterWording(seen: string | undefined): string | undefined {
+  if (seen === undefined || ['planning', 'roadmap', 'retro', 'agenda', 'sync', 'offsite', 'due'].includes(seen)) return undefined;
+  return seen.startsWith('in ') ? `due ${seen}` : `for ${dated(seen)}`;
+}
+
 function urgentReason(f: Features, input: ClassifyInput): string {
   const name = who(f);
   if (f.botOnly) return `${name} alert${isForMember(f) ? ' for you' : ''}${where(input)}: ${cueOf(f, 'incident') > 0 ? 'an incident' : 'needs action now'}`;
   const directly = f.mentioned || input.type === 'dm' ? ' directly' : '';
   if (cueOf(f, 'incident') >= 1.5) return f.addressed ? `${name} needs you${directly} on an incident${where(input)}` : `${name} reports an incident${where(input)}`;
-  if (cueOf(f, 'soon') > 0) return `${name} asks you${directly}${where(input)} about a deadline ${f.seen[CUE_INDEX.soon]}`;
+  if (cueOf(f, 'soon') > 0) {
+    const when = soonWording(f.seen[CUE_INDEX.soon]);
+    return f.addressed ? `${name} asks you${directly}${where(input)} about a deadline${when}` : `${name} raises a deadline${when}${where(input)}`;
+  }
   return `${name} flags something urgent${f.addressed ? ' for you' : ''}${where(input)}`;
 }
 
@@ -522,9 +565,11 @@ function canWaitReason(f: Features, input: ClassifyInput): string {
   const name = who(f);
   if (f.botOnly) return `${name} has something for you${where(input)}, no rush`;
   const asks = f.addressed ? `${name} asks you${f.mentioned || input.type === 'dm' ? ' directly' : ''}` : `${name} asks`;
-  if (cueOf(f, 'later') > 0 && f.seen[CUE_INDEX.later]) return `${asks}${where(input)} about something for ${f.seen[CUE_INDEX.later]}`;
+  const later = laterWording(f.seen[CUE_INDEX.later]);
+  if (later !== undefined) return `${asks}${where(input)} about something ${later}`;
   if (cueOf(f, 'noRush') > 0) return `${asks}${where(input)} about something that can wait`;
-  return `${asks} a question${where(input)} that can wait`;
+  const what = f.cue[QUESTION]! > 0 ? 'a question' : 'a request';
+  return f.addressed ? `${name} has ${what} for you${where(input)} that can wait` : `${name} has ${what}${where(input)} that can wait`;
 }
 
 function fyiReason(f: Features, input: ClassifyInput): string {
@@ -541,35 +586,40 @@ const REASONS: Readonly<Record<AiCategory, (f: Features, input: ClassifyInput) =
   fyi: fyiReason,
 };
 
+/** A cue this strong is worth showing as a trigger. */
+const TRIGGER_MIN = 1;
+
 /** Trigger candidates per category, best first: [applies, why]. */
 function triggerCandidates(f: Features, input: ClassifyInput, category: AiCategory): Array<[boolean, () => string]> {
+  const shows = (cue: Cue) => cueOf(f, cue) >= TRIGGER_MIN;
   const seen = (cue: Cue) => f.seen[CUE_INDEX[cue]] ?? '';
   const context: Array<[boolean, () => string]> = [
     [f.mentioned, () => 'Mentions you directly'],
     [input.type === 'dm' && !f.botOnly, () => `Direct message from ${who(f)}`],
-    [cueOf(f, 'toYou') > 0 && !f.mentioned, () => `Addressed to you: "${seen('toYou')}"`],
+    [shows('toYou') && !f.mentioned, () => `Addressed to you: "${seen('toYou')}"`],
   ];
   if (category === 'urgent')
     return [
-      [cueOf(f, 'incident') > 0, () => `Incident words: "${seen('incident')}"`],
-      [cueOf(f, 'urgency') > 0, () => `Urgency: "${seen('urgency')}"`],
-      [cueOf(f, 'soon') > 0, () => `Deadline soon: "${seen('soon')}"`],
+      [shows('incident'), () => `Incident words: "${seen('incident')}"`],
+      [shows('urgency'), () => `Urgency: "${seen('urgency')}"`],
+      [shows('soon'), () => `Deadline soon: "${seen('soon')}"`],
       ...context,
       [f.kind === 'incident', () => `Incident channel #${input.name}`],
     ];
   if (category === 'can_wait')
     return [
       ...context,
-      [cueOf(f, 'noRush') > 0, () => `No rush: "${seen('noRush')}"`],
-      [cueOf(f, 'later') > 0, () => `Later date: "${seen('later')}"`],
-      [f.cue[QUESTION]! > 0 || cueOf(f, 'ask') > 0, () => (f.cue[QUESTION]! > 0 ? 'Asks a question' : `A request: "${seen('ask')}"`)],
+      [shows('noRush'), () => `No rush: "${seen('noRush')}"`],
+      [shows('later'), () => `Later date: "${dated(seen('later'))}"`],
+      [f.cue[QUESTION]! > 0 || shows('ask'), () => (f.cue[QUESTION]! > 0 ? 'Asks a question' : `A request: "${seen('ask')}"`)],
     ];
+  const social: Cue = cueOf(f, 'joke') >= cueOf(f, 'social') ? 'joke' : 'social';
   return [
     [f.botOnly, () => `Bot author: ${who(f)}`],
     [f.kind === 'announce' || f.kind === 'social' || f.kind === 'feed', () => `${f.kind === 'feed' ? 'Notification' : f.kind === 'announce' ? 'Announcement' : 'Social'} channel #${input.name}`],
-    [cueOf(f, 'resolved') > 0, () => `Resolved: "${seen('resolved')}"`],
-    [cueOf(f, 'info') > 0, () => `Informational: "${seen('info')}"`],
-    [cueOf(f, 'joke') > 0 || cueOf(f, 'social') > 0, () => `Social tone: "${seen('joke') || seen('social')}"`],
+    [shows('resolved'), () => `Resolved: "${seen('resolved')}"`],
+    [shows('info'), () => `Informational: "${seen('info')}"`],
+    [shows(social), () => `Social tone: "${seen(social)}"`],
     [!isForMember(f), () => 'Not addressed to you'],
   ];
 }
