@@ -69,9 +69,16 @@ describe('features', () => {
     ['a resolved incident', convo('#incidents', ['U_PRIYA', 'Resolved: the checkout errors were a bad config, rolled back. No customer impact.']), 'fyi'],
     ['thanks and congratulations', convo('thread:#general', ['U_DANA', 'Congrats on the launch everyone :tada:'], ['U_LEO', 'thanks!']), 'fyi'],
     ['a negated incident word', convo('#ops', ['U_LEO', 'fyi the site is not down, that was my VPN'], ['U_PRIYA', 'haha ok']), 'fyi'],
+    ['a bot relaying an ask to someone else', convo('#web', ['B_DEPLOY', "New comment on WEB-221 from Priya: 'can you check this later today?'"]), 'fyi'],
+    ['an urgent ask to anyone in a social channel', convo('#random', ['U_LEO', 'urgent: anyone have a phone charger I can borrow asap?']), 'fyi'],
   ];
   it.each(cases)('%s', (_name, input, expected) => {
     expect(classifyLocally(input, []).category).toBe(expected);
+  });
+
+  it('cancels an incident word after a negation', () => {
+    expect(classifyLocally(convo('#ops', ['U_LEO', 'checkout is down, just slow for me']), []).category).toBe('urgent');
+    expect(classifyLocally(convo('#ops', ['U_LEO', 'checkout is not down, just slow for me']), []).category).not.toBe('urgent');
   });
 
   it('reads the newest messages first: a later resolution outweighs an earlier alarm', () => {
@@ -214,6 +221,12 @@ describe('lessons', () => {
   it('does not lean on dissimilar wording from the same sender', () => {
     const lessons = [lesson(danaCasual('got a minute to chat?'), 'urgent', 1)];
     const other = danaCasual('fyi I moved our notes to the new doc, nothing for you to do');
+    expect(classifyLocally(other, lessons)).toEqual(classifyLocally(other, []));
+  });
+
+  it('does not lean on a small overlap of words (below the similarity threshold)', () => {
+    const lessons = [lesson(danaCasual('got a minute to chat about the offsite?'), 'urgent', 1)];
+    const other = danaCasual('fyi the offsite budget was approved by finance, I booked the venue and sent the invites, nothing for you to do');
     expect(classifyLocally(other, lessons)).toEqual(classifyLocally(other, []));
   });
 

@@ -20,17 +20,20 @@ import type { AiMessage, AiTrigger, Classification, ClassifyInput, Lesson } from
 
 /* ---------------------------------- words ---------------------------------- */
 
-/** Folds plurals and possessives ('outages', "Dana's"); verb forms stay apart ('fix' is not 'fixed'). */
-export function stem(word: string): string {
-  const n = word.length;
-  if (n <= 3 || word.charCodeAt(n - 1) !== 115 /* s */) return word;
-  const before = word.charCodeAt(n - 2);
-  if (before === 39 /* ' */) return word.slice(0, -2);
-  return before === 115 || before === 117 || before === 105 /* ss, us, is */ ? word : word.slice(0, -1);
+/** End of a word once plurals and possessives are folded ('outages', "Dana's"); verb forms stay apart. */
+function stemEnd(s: string, start: number, end: number): number {
+  if (end - start <= 3 || s.charCodeAt(end - 1) !== 115 /* s */) return end;
+  const before = s.charCodeAt(end - 2);
+  if (before === 39 /* ' */) return end - 2;
+  return before === 115 || before === 117 || before === 105 /* ss, us, is */ ? end : end - 1;
+}
+
+function stem(word: string): string {
+  return word.slice(0, stemEnd(word, 0, word.length));
 }
 
 const isWordChar = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 48 && c <= 57);
-const isJoiner = (c: number): boolean => c === 45 /* - */ || c === 39 /* ' */ || c === 8217; /* ’ */
+const isJoiner = (c: number): boolean => c === 45 /* - */ || c === 39; /* ' */
 const isEmojiCodeChar = (c: number): boolean => isWordChar(c) || c === 95 || c === 43 || c === 45 || c === 39;
 
 /** End of the word starting at `i`: letters and digits, joined by inner hyphens or apostrophes. */
@@ -52,32 +55,80 @@ function emojiEnd(s: string, i: number): number {
 
 const BROADCASTS = ['@here', '@channel', '@everyone'];
 
+/** End of the @here, @channel or @everyone starting at `i`, or -1. */
+function broadcastEnd(s: string, i: number): number {
+  for (const b of BROADCASTS) if (s.startsWith(b, i) && !isWordChar(s.charCodeAt(i + b.length))) return i + b.length;
+  return -1;
+}
+
 /**
- * The stemmed tokens of a text: words (hyphenated ones whole), `?`, `:emoji:` codes,
- * pictographs and @here/@channel/@everyone. A hand-written scanner: this runs for every
- * message of every unread conversation.
+ * The tokens of one text as positions in its lower-case form, in buffers reused from text to
+ * text; a token's string is cut only when asked for. Tokens are words (hyphenated ones whole,
+ * plurals folded), `?`, `:emoji:` codes, pictographs and @here/@channel/@everyone. This runs
+ * for every message of every unread conversation, hence the hand-written scanner.
  */
-export function tokens(text: string): string[] {
-  const s = text.toLowerCase();
-  const out: string[] = [];
-  for (let i = 0; i < s.length; ) {
-    const c = s.charCodeAt(i);
-    let end = -1;
-    if (isWordChar(c)) {
-      end = wordEnd(s, i);
-      const word = s.slice(i, end);
-      out.push(stem(word.includes('’') ? word.replace(/’/g, "'") : word));
-    } else if (c === 58 /* : */ && (end = emojiEnd(s, i)) > 0) out.push(s.slice(i, end));
-    else if (c === 64 /* @ */) {
-      const broadcast = BROADCASTS.find((b) => s.startsWith(b, i) && !isWordChar(s.charCodeAt(i + b.length)));
-      if (broadcast !== undefined) out.push(broadcast);
-      end = i + (broadcast?.length ?? 1);
-    } else if (c === 63 /* ? */) out.push('?');
-    else if (c >= 0xd83c && c <= 0xd83e && i + 1 < s.length) out.push(s.slice(i, (end = i + 2)));
-    else if (c >= 0x2600 && c <= 0x27bf) out.push(s.charAt(i));
-    i = end > i ? end : i + 1;
+class TokenScan {
+  text = '';
+  count = 0;
+  starts = new Int32Array(256);
+  ends = new Int32Array(256);
+  private readonly cut: (string | undefined)[] = [];
+
+  scan(text: string): this {
+    const lower = text.toLowerCase();
+    const s = (this.text = lower.includes('’') ? lower.replace(/’/g, "'") : lower);
+    this.count = 0;
+    this.cut.length = 0;
+    for (let i = 0; i < s.length; ) {
+      const c = s.charCodeAt(i);
+      let end = i + 1;
+      if (isWordChar(c)) {
+        end = wordEnd(s, i);
+        this.push(i, stemEnd(s, i, end));
+      } else if (c === 58 /* : */ && emojiEnd(s, i) > 0) this.push(i, (end = emojiEnd(s, i)));
+      else if (c === 64 /* @ */ && broadcastEnd(s, i) > 0) this.push(i, (end = broadcastEnd(s, i)));
+      else if (c === 63 /* ? */ || (c >= 0x2600 && c <= 0x27bf)) this.push(i, end);
+      else if (c >= 0xd83c && c <= 0xd83e && i + 1 < s.length) this.push(i, (end = i + 2));
+      i = end;
+    }
+    return this;
   }
-  return out;
+
+  private push(start: number, end: number): void {
+    if (this.count === this.starts.length) {
+      const starts = new Int32Array(this.count * 2);
+      const ends = new Int32Array(this.count * 2);
+      starts.set(this.starts);
+      ends.set(this.ends);
+      this.starts = starts;
+      this.ends = ends;
+    }
+    this.starts[this.count] = start;
+    this.ends[this.count] = end;
+    this.count++;
+  }
+
+  /** Token `i` as a string. */
+  word(i: number): string {
+    return (this.cut[i] ??= this.text.slice(this.starts[i]!, this.ends[i]!));
+  }
+
+  /** The first character code of token `i`. */
+  firstCode(i: number): number {
+    return this.text.charCodeAt(this.starts[i]!);
+  }
+
+  /** Whether token `i` is `word` (compared in place, nothing cut). */
+  is(i: number, word: string): boolean {
+    const start = this.starts[i]!;
+    return this.ends[i]! - start === word.length && this.text.startsWith(word, start);
+  }
+}
+
+/** All tokens of a text as strings. */
+function tokens(text: string): string[] {
+  const t = new TokenScan().scan(text);
+  return Array.from({ length: t.count }, (_, i) => t.word(i));
 }
 
 /* ---------------------------------- cues ----------------------------------- */
@@ -169,11 +220,19 @@ interface TrieNode {
   next?: Map<string, TrieNode>;
 }
 const TRIE = new Map<string, TrieNode>();
+/**
+ * A cheap pre-check before the trie: which (first character, last character, length) keys
+ * start a lexicon phrase. Most words of a message fail it and are never cut or hashed.
+ */
+const MAY_START = new Uint8Array(1 << 16);
+const startKey = (s: string, start: number, end: number): number =>
+  ((s.charCodeAt(start) & 63) << 10) | ((s.charCodeAt(end - 1) & 63) << 4) | Math.min(end - start, 15);
 
 function addEntry(cue: Cue, raw: string): void {
   const [text = '', weight = '1'] = raw.split('=');
   const words = tokens(text);
   if (words.length === 0) return;
+  MAY_START[startKey(words[0]!, 0, words[0]!.length)] = 1;
   let level = TRIE;
   let node: TrieNode | undefined;
   for (const word of words) {
@@ -194,12 +253,13 @@ const CLOCK = /^\d{1,2}(?::\d\d)?(?:am|pm)$/;
 const DURATION_UNITS = new Set(['min', 'mins', 'minute', 'hour', 'hr', 'hrs']);
 const MAX_CUE_PER_MESSAGE = 4;
 
-/** The longest lexicon phrase starting at `i`, if any. */
-function phraseAt(words: readonly string[], i: number): Entry | undefined {
-  let node = TRIE.get(words[i]!);
+/** The longest lexicon phrase starting at token `i`, if any. */
+function phraseAt(t: TokenScan, i: number): Entry | undefined {
+  if (MAY_START[startKey(t.text, t.starts[i]!, t.ends[i]!)] === 0) return undefined;
+  let node = TRIE.get(t.word(i));
   let best = node?.entry;
-  for (let j = i + 1; node?.next !== undefined && j < words.length; j++) {
-    node = node.next.get(words[j]!);
+  for (let j = i + 1; node?.next !== undefined && j < t.count; j++) {
+    node = node.next.get(t.word(j));
     if (node?.entry !== undefined) best = node.entry;
   }
   return best;
@@ -214,8 +274,8 @@ interface MessageCues {
   namesMember: boolean;
 }
 
-function isDeadlineAt(words: readonly string[], i: number): boolean {
-  return (i >= 1 && DEADLINE_WORDS.has(words[i - 1]!)) || (i >= 2 && DEADLINE_WORDS.has(words[i - 2]!));
+function isDeadlineAt(t: TokenScan, i: number): boolean {
+  return (i >= 1 && DEADLINE_WORDS.has(t.word(i - 1))) || (i >= 2 && DEADLINE_WORDS.has(t.word(i - 2)));
 }
 
 function addCue(out: MessageCues, cue: number, weight: number, text: string): void {
@@ -227,12 +287,12 @@ function addCue(out: MessageCues, cue: number, weight: number, text: string): vo
 }
 
 /** Times and durations not in the lexicon: '4pm', 'in 20 mins'. */
-function timeCue(out: MessageCues, words: readonly string[], i: number): void {
-  const word = words[i]!;
-  const first = word.charCodeAt(0);
+function timeCue(out: MessageCues, t: TokenScan, i: number): void {
+  const first = t.firstCode(i);
   if (first < 48 || first > 57) return;
-  if (CLOCK.test(word)) addCue(out, CUE_INDEX.soon, isDeadlineAt(words, i) ? 1.5 : 0.4, word);
-  else if (i >= 1 && words[i - 1] === 'in' && i + 1 < words.length && DURATION_UNITS.has(words[i + 1]!) && /^\d+$/.test(word)) addCue(out, CUE_INDEX.soon, 2.5, `in ${word} ${words[i + 1]}`);
+  const word = t.word(i);
+  if (CLOCK.test(word)) addCue(out, CUE_INDEX.soon, isDeadlineAt(t, i) ? 1.5 : 0.4, word);
+  else if (i >= 1 && t.is(i - 1, 'in') && i + 1 < t.count && DURATION_UNITS.has(t.word(i + 1)) && /^\d+$/.test(word)) addCue(out, CUE_INDEX.soon, 2.5, `in ${word} ${t.word(i + 1)}`);
 }
 
 /** One scratch record reused for every message: allocation is most of a message's cost otherwise. */
@@ -243,26 +303,27 @@ const scratch: MessageCues = {
   namesMember: false,
 };
 
+const scan = new TokenScan();
+
 /** Reads one message text into cues (into a scratch record, valid until the next call). */
 function readMessage(text: string, memberFirstName: string): MessageCues {
   const out = scratch;
   out.weights.fill(0);
   out.seen.fill(undefined);
   out.namesMember = false;
-  const words = tokens(text);
-  for (let i = 0; i < words.length; ) {
-    const word = words[i]!;
-    const entry = phraseAt(words, i);
+  const t = scan.scan(text);
+  for (let i = 0; i < t.count; ) {
+    const entry = phraseAt(t, i);
     if (entry !== undefined) {
-      const negated = (entry.cue === CUE_INDEX.incident || entry.cue === CUE_INDEX.urgency) && i >= 1 && NEGATORS.has(words[i - 1]!);
-      const deadline = (entry.cue === CUE_INDEX.later || entry.cue === CUE_INDEX.soon) && isDeadlineAt(words, i);
+      const negated = (entry.cue === CUE_INDEX.incident || entry.cue === CUE_INDEX.urgency) && i >= 1 && NEGATORS.has(t.word(i - 1));
+      const deadline = (entry.cue === CUE_INDEX.later || entry.cue === CUE_INDEX.soon) && isDeadlineAt(t, i);
       if (!negated) addCue(out, entry.cue, entry.weight * (deadline ? 1.6 : 1), entry.text);
       i += entry.length;
       continue;
     }
-    if (word === '?') out.weights[QUESTION] = 1;
-    else if (word === memberFirstName) out.namesMember = true;
-    else timeCue(out, words, i);
+    if (t.firstCode(i) === 63 /* ? */) out.weights[QUESTION] = 1;
+    else if (t.is(i, memberFirstName)) out.namesMember = true;
+    else timeCue(out, t, i);
     i += 1;
   }
   return out;
@@ -308,7 +369,7 @@ function firstName(name: string): string {
 }
 
 function readConversation(input: ClassifyInput): Features {
-  const memberFirst = firstName(input.memberName);
+  const memberFirst = stem(firstName(input.memberName));
   const f: Features = {
     cue: new Array<number>(SLOTS).fill(0),
     seen: new Array<string | undefined>(SLOTS).fill(undefined),
