@@ -3,7 +3,8 @@
  *   - demo: the small demo workspace's unread conversations against the generator's ground
  *     truth, built exactly as the classify-unread route builds them (classifyCandidates),
  *     over seeds 42, 1, 2 and 3 (goal ≥ 90 %);
- *   - handWritten: the 72 hand-written conversations of tests/fixtures/triage (goal ≥ 80 %);
+ *   - handWritten: the 72 hand-written conversations of tests/fixtures/triage (goal ≥ 80 %),
+ *     and the 24 written later as a check (handWrittenLater; see HAND_WRITTEN_BLIND);
  *   - learning: the 24 later conversations of the learning set, before and after the member's
  *     10 corrections;
  *   - perConversationUs: median time to classify one conversation of 10 real messages with
@@ -15,7 +16,7 @@ import type { ClassifyInput, Lesson } from '../src/server/ai/types';
 import type { AiCategory } from '../src/model/types';
 import { DemoSource } from '../src/server/sources/demoSource';
 import { SqliteStore } from '../src/server/store/sqlite';
-import { HAND_WRITTEN, LEARNING } from '../tests/fixtures/triage/messages';
+import { HAND_WRITTEN, HAND_WRITTEN_BLIND, LEARNING } from '../tests/fixtures/triage/messages';
 
 const FIXED_NOW = Date.UTC(2026, 10, 20, 15, 0, 0);
 const DEMO_SEEDS = [42, 1, 2, 3];
@@ -29,6 +30,7 @@ export interface AiAccuracyResult {
   /** All seeds together, and each seed. */
   demo: { n: number; accuracy: number; seeds: Array<{ seed: number; n: number; accuracy: number }> };
   handWritten: { n: number; accuracy: number };
+  handWrittenLater: { n: number; accuracy: number };
   learning: { n: number; before: number; after: number; corrections: number };
   perConversationUs: number;
 }
@@ -81,6 +83,7 @@ export async function benchAiAccuracy(): Promise<AiAccuracyResult> {
     allDemo.push(...cases);
   }
   const hand = HAND_WRITTEN.map((c) => ({ input: c.input, truth: c.label }));
+  const handLater = HAND_WRITTEN_BLIND.map((c) => ({ input: c.input, truth: c.label }));
   const later = LEARNING.later.map((c) => ({ input: c.input, truth: c.label }));
   const lessons = LEARNING.corrections.map((c, i) => lessonFor(c.input, c.label, FIXED_NOW + i * 60_000));
   const timed = tenMessageConversations([...allDemo.map((c) => c.input), ...hand.map((c) => c.input)], 2_000);
@@ -88,6 +91,7 @@ export async function benchAiAccuracy(): Promise<AiAccuracyResult> {
   return {
     demo: { n: allDemo.length, accuracy: accuracy(allDemo), seeds },
     handWritten: { n: hand.length, accuracy: accuracy(hand) },
+    handWrittenLater: { n: handLater.length, accuracy: accuracy(handLater) },
     learning: { n: later.length, before: accuracy(later), after: accuracy(later, lessons), corrections: lessons.length },
     perConversationUs: timePerConversation(timed, lessons),
   };
