@@ -17,6 +17,10 @@ import { liveRoutes } from './routes/live';
 import { searchRoutes } from './routes/search';
 import { staticRoutes } from './routes/static';
 import { viewRoutes } from './routes/views';
+import { aiRoutes } from './routes/ai';
+import { AiService } from './ai/service';
+import { AiError, type AiProvider } from './ai/types';
+import { createLocalProvider } from './ai/local/provider';
 
 export interface Clock {
   now(): number;
@@ -38,25 +42,31 @@ export interface AppDeps {
   hub?: LiveHub;
   logger?: ServerLogger;
   config?: AppConfig;
+  /** The AI provider; absent: the local one; null: no AI (the aiEnabled flag is off and AI calls answer 503). */
+  ai?: AiProvider | null;
 }
 
 export interface AppEnv {
   Variables: { session: Session; tokenHash: string };
 }
 
-export type AppContext = Required<Pick<AppDeps, 'store' | 'source' | 'clock' | 'hub' | 'logger'>> & { config: AppConfig };
+export type AppContext = Required<Pick<AppDeps, 'store' | 'source' | 'clock' | 'hub' | 'logger'>> & { config: AppConfig; ai: AiService | null };
 
 /** Paths under /api that answer without a token (SPEC §7.1: configuration and status). */
 const PUBLIC_API = new Set(['/api/auth/status', '/api/config/mode', '/api/config/features', '/api/setup/status']);
 
 export function createApp(deps: AppDeps) {
+  const hub = deps.hub ?? new LiveHub();
+  const logger = deps.logger ?? silentLogger;
+  const provider = deps.ai === undefined ? createLocalProvider() : deps.ai;
   const ctx: AppContext = {
     store: deps.store,
     source: deps.source,
     clock: deps.clock,
-    hub: deps.hub ?? new LiveHub(),
-    logger: deps.logger ?? silentLogger,
+    hub,
+    logger,
     config: deps.config ?? {},
+    ai: provider ? new AiService({ store: deps.store, hub, provider, now: () => deps.clock.now(), logger }) : null,
   };
   const app = new Hono<AppEnv>();
 
@@ -72,6 +82,10 @@ export function createApp(deps: AppDeps) {
   app.onError((error, c) => {
     if (error instanceof HttpProblem) return c.json({ error: error.message, ...error.extra }, error.status);
     if (error instanceof MessagingError) return c.json({ error: error.message }, error.status);
+    if (error instanceof AiError) {
+      if (error.status >= 500) ctx.logger.log('warn', 'AI call failed', { path: c.req.path, status: error.status, error: error.message });
+      return c.json({ error: error.message }, error.status);
+    }
     ctx.logger.log('error', 'unhandled error', { path: c.req.path, error: String(error), stack: (error as Error).stack });
     return c.json({ error: 'Internal server error' }, 500);
   });
@@ -96,6 +110,7 @@ export function createApp(deps: AppDeps) {
   app.route('/', liveRoutes(ctx));
   app.route('/', searchRoutes(ctx));
   app.route('/', viewRoutes(ctx));
+  app.route('/', aiRoutes(ctx));
   app.all('/api/*', (c) => c.json({ error: `No such endpoint: ${c.req.method} ${c.req.path}` }, 404));
   app.route('/', staticRoutes(ctx));
   return { app, ctx };

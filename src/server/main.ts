@@ -10,6 +10,9 @@ import { join, resolve } from 'node:path';
 import { serve } from '@hono/node-server';
 import type { Server } from 'node:http';
 import { createApp } from './app';
+import type { AiProvider } from './ai/types';
+import { createLocalProvider } from './ai/local/provider';
+import { createOpenAiProvider } from './ai/openai';
 import { jsonLogger, type ServerLogLevel } from './log';
 import { SqliteStore } from './store/sqlite';
 import { DemoSource } from './sources/demoSource';
@@ -26,6 +29,35 @@ export interface ServerOptions {
   simulatorRate: number;
   logLevel: ServerLogLevel;
   userProfile: boolean;
+  ai: AiOptions;
+}
+
+/** Which AI provider the server runs: the local one (default), an OpenAI-compatible server, or none. */
+export type AiOptions = { provider: 'local' } | { provider: 'off' } | { provider: 'openai-compatible'; baseURL: string; apiKey?: string; model: string; transcriptionModel?: string };
+
+export function aiOptionsFromEnv(env: NodeJS.ProcessEnv): AiOptions {
+  if (env.SIFT_AI === 'off') return { provider: 'off' };
+  if (env.SIFT_AI !== undefined && env.SIFT_AI !== '' && env.SIFT_AI !== 'on') throw new Error(`SIFT_AI must be on or off, not ${env.SIFT_AI}`);
+  const baseURL = env.SIFT_AI_BASE_URL?.trim();
+  if (!baseURL) return { provider: 'local' };
+  let url: URL;
+  try {
+    url = new URL(baseURL);
+  } catch {
+    throw new Error(`SIFT_AI_BASE_URL must be an http(s) URL, not ${baseURL}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`SIFT_AI_BASE_URL must be an http(s) URL, not ${baseURL}`);
+  const options: AiOptions = { provider: 'openai-compatible', baseURL, model: env.SIFT_AI_MODEL?.trim() || 'gpt-4o-mini' };
+  if (env.SIFT_AI_API_KEY) options.apiKey = env.SIFT_AI_API_KEY;
+  if (env.SIFT_AI_TRANSCRIPTION_MODEL) options.transcriptionModel = env.SIFT_AI_TRANSCRIPTION_MODEL;
+  return options;
+}
+
+function providerOf(options: AiOptions): AiProvider | null {
+  if (options.provider === 'off') return null;
+  if (options.provider === 'local') return createLocalProvider();
+  const { provider: _kind, ...rest } = options;
+  return createOpenAiProvider(rest);
 }
 
 export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): ServerOptions {
@@ -48,6 +80,7 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): ServerOpti
     simulatorRate: number('SIFT_SIMULATOR_RATE', 4),
     logLevel: (env.SIFT_LOG_LEVEL as ServerLogLevel | undefined) ?? 'info',
     userProfile: env.SIFT_USER_PROFILE !== '0',
+    ai: aiOptionsFromEnv(env),
   };
 }
 
@@ -68,6 +101,7 @@ export async function startServer(options: ServerOptions) {
     source,
     clock,
     logger,
+    ai: providerOf(options.ai),
     config: { staticDir: options.staticDir, demo: { seed: options.seed, size: options.size }, features: { userProfile: options.userProfile } },
   });
   const server = await new Promise<Server>((resolveServer) => {
@@ -76,7 +110,7 @@ export async function startServer(options: ServerOptions) {
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
   const url = `http://${options.host}:${port}`;
-  logger.log('info', 'listening', { url });
+  logger.log('info', 'listening', { url, ai: ctx.ai ? `${ctx.ai.provider.kind} (${ctx.ai.provider.model})` : 'off' });
 
   const stopSimulator =
     options.simulatorRate > 0

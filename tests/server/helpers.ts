@@ -8,6 +8,8 @@ import { jsonLogger } from '../../src/server/log';
 import { SqliteStore } from '../../src/server/store/sqlite';
 import { DemoSource } from '../../src/server/sources/demoSource';
 import type { LiveEvent } from '../../src/model/types';
+import type { AiProvider } from '../../src/server/ai/types';
+import { createLocalProvider } from '../../src/server/ai/local/provider';
 
 export const FIXED_NOW = Date.UTC(2026, 10, 20, 15, 0, 0);
 
@@ -19,7 +21,9 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startTestServer(options: { file?: string; heartbeatMs?: number; now?: () => number } = {}): Promise<TestServer> {
+export async function startTestServer(
+  options: { file?: string; heartbeatMs?: number; now?: () => number; /** Absent: the local AI provider; null: AI off. */ ai?: AiProvider | null } = {},
+): Promise<TestServer> {
   const store = new SqliteStore(options.file ?? ':memory:');
   const now = options.now ?? (() => Date.now());
   const source = new DemoSource({ seed: 42, size: 'small', now: () => FIXED_NOW });
@@ -31,6 +35,7 @@ export async function startTestServer(options: { file?: string; heartbeatMs?: nu
     clock: { now },
     logger: jsonLogger((line) => logLines.push(line), 'debug'),
     config: { heartbeatMs: options.heartbeatMs },
+    ai: options.ai === undefined ? createLocalProvider({ chunkDelayMs: 0 }) : options.ai,
   });
   const server = await new Promise<Server>((resolve) => {
     const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s as Server));

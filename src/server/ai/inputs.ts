@@ -69,15 +69,18 @@ export class AiDirectory {
   }
 }
 
+/** What the AI needs to know of a conversation (a ConversationSummary or an UnreadConversation). */
+export type AiConversationRef = Pick<ConversationSummary, 'id' | 'type' | 'name' | 'is_private' | 'dm_user' | 'parent_conversation_id' | 'unread_count' | 'last_read'>;
+
 /** The name the AI knows a conversation by: the channel's, the DM person's, or the thread's channel. */
-export async function aiConversationName(directory: AiDirectory, summary: ConversationSummary): Promise<string> {
+export async function aiConversationName(directory: AiDirectory, summary: AiConversationRef): Promise<string> {
   if (summary.type === 'dm') return directory.nameOf(summary.dm_user);
   if (summary.type === 'thread' && summary.parent_conversation_id) return (await directory.channelName(summary.parent_conversation_id)) ?? summary.name;
   return summary.name;
 }
 
 /** The messages to read of a conversation: the unread ones (newest AI_UNREAD_MESSAGES), else the last few. */
-export async function aiMessagesOf(store: Store, directory: AiDirectory, workspaceId: string, summary: ConversationSummary, memberId: string): Promise<AiMessage[]> {
+export async function aiMessagesOf(store: Store, directory: AiDirectory, workspaceId: string, summary: AiConversationRef, memberId: string): Promise<AiMessage[]> {
   const recent = await store.listMessages(workspaceId, summary.id, AI_UNREAD_MESSAGES);
   const readable = recent.filter((m) => m.subtype !== 'channel_join' && m.subtype !== 'channel_leave');
   const unread = readable.filter((m) => compareTs(m.ts, summary.last_read) > 0 && m.user !== memberId);
@@ -90,7 +93,7 @@ export async function classifyInputOf(
   store: Store,
   directory: AiDirectory,
   workspaceId: string,
-  summary: ConversationSummary,
+  summary: AiConversationRef,
   memberId: string,
 ): Promise<ClassifyInput> {
   const input: ClassifyInput = {
@@ -117,9 +120,8 @@ export interface ClassifyCandidate {
 
 /** Whether an unread conversation needs a (new) AI label: no label yet, or messages newer than the label's. */
 export function needsClassification(unread: UnreadConversation): boolean {
-  if (unread.summary.ai_source === 'manual') return false;
-  const latest = unread.summary.latest_message?.ts ?? '';
-  return unread.basisTs === null || compareTs(latest, unread.basisTs) > 0;
+  if (unread.ai_source === 'manual') return false;
+  return unread.basisTs === null || compareTs(unread.latest_ts, unread.basisTs) > 0;
 }
 
 /**
@@ -137,11 +139,11 @@ export async function classifyCandidates(
   const unread = await store.unreadConversations(workspaceId, memberId, options.limit);
   const chosen = options.includeLabelled ? unread : unread.filter(needsClassification);
   const candidates: ClassifyCandidate[] = [];
-  for (const { summary } of chosen) {
-    const input = await classifyInputOf(store, directory, workspaceId, summary, memberId);
-    const candidate: ClassifyCandidate = { input, basisTs: summary.latest_message?.ts ?? '' };
+  for (const conversation of chosen) {
+    const input = await classifyInputOf(store, directory, workspaceId, conversation, memberId);
+    const candidate: ClassifyCandidate = { input, basisTs: conversation.latest_ts };
     if (options.includeLabelled) {
-      const truth = (await store.conversationRecord(workspaceId, summary.id))?.truth;
+      const truth = (await store.conversationRecord(workspaceId, conversation.id))?.truth;
       if (truth) candidate.truth = truth;
     }
     candidates.push(candidate);

@@ -174,11 +174,11 @@ export interface AiProvider {
   transcribe(audio: AudioInput, signal?: AbortSignal): Promise<string>;
 }
 
-/** A provider failure with the HTTP status the route answers (502 upstream, 503 unavailable, 400 bad input). */
+/** An AI failure with the HTTP status the route answers (502 upstream, 503 unavailable, 504 timeout, 400 bad input, 404 no such session). */
 export class AiError extends Error {
   constructor(
     message: string,
-    readonly status: 400 | 413 | 500 | 502 | 503 | 504 = 502,
+    readonly status: 400 | 404 | 413 | 500 | 502 | 503 | 504 = 502,
   ) {
     super(message);
     this.name = 'AiError';

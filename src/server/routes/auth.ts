@@ -25,7 +25,9 @@ async function sessionOf(ctx: AppContext, c: Context<AppEnv>): Promise<{ session
 
 export function featureFlags(ctx: AppContext): Record<string, FeatureFlag> {
   return {
-    aiEnabled: { enabled: false, state: 'unavailable', config: {} },
+    aiEnabled: ctx.ai
+      ? { enabled: true, state: ctx.ai.provider.kind, config: { provider: ctx.ai.provider.kind, model: ctx.ai.provider.model, transcription: ctx.ai.provider.canTranscribe } }
+      : { enabled: false, state: 'unavailable', config: {} },
     userProfile: ctx.config.features?.userProfile === false ? { enabled: false, state: 'off', config: {} } : { enabled: true, state: 'on', config: {} },
     demoMode: { enabled: ctx.source.mode === 'demo', state: ctx.source.mode, config: {} },
   };

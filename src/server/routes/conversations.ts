@@ -198,6 +198,8 @@ export function conversationRoutes(ctx: AppContext) {
     const { category } = await parseBody(c, z.object({ category: z.enum(AI_CATEGORIES as [AiCategory, ...AiCategory[]]) }));
     const conversationId = c.req.param('id');
     await setManualCategory(messaging, { workspaceId: s.workspaceId, userId: s.userId, conversationId, category });
+    // The category is saved; a lesson that cannot be written only costs the classifier a hint.
+    await ctx.ai?.learn(s, conversationId, category).catch((error: unknown) => ctx.logger.log('warn', 'could not store the lesson', { conversationId, error: String(error) }));
     return c.json({ success: true, conversation_id: conversationId, ai_category: category, ai_source: 'manual' });
   });
 

@@ -111,6 +111,11 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX ai_lessons_by_member ON ai_lessons (workspace_id, user_id, id);
   CREATE INDEX conversation_members_unread ON conversation_members (workspace_id, user_id) WHERE unread_count > 0;
   `,
+  // 7: what the AI reads of an unread conversation, as a covering index: the rows themselves
+  // carry member lists of thousands, and reading past them cost seconds at 25,000 unread.
+  `
+  CREATE INDEX conversations_ai ON conversations (workspace_id, id, latest_ts, type, is_private, dm_user, parent_id, name);
+  `,
 ];
 
 export function migrate(db: Database.Database): number {

@@ -117,6 +117,33 @@ function toSummary(row: SummaryRow): ConversationSummary {
   return summary;
 }
 
+type UnreadRow = Pick<SummaryRow, 'id' | 'type' | 'name' | 'is_private' | 'dm_user' | 'parent_id' | 'last_read' | 'unread_count' | 'category' | 'reason'> & {
+  latest_ts: string | null;
+  source: 'manual' | 'ai' | null;
+  basis_ts: string | null;
+};
+
+function toUnread(row: UnreadRow): UnreadConversation {
+  const unread: UnreadConversation = {
+    id: row.id,
+    type: row.type,
+    name: row.name,
+    is_private: row.is_private === 1,
+    last_read: row.last_read,
+    unread_count: row.unread_count,
+    latest_ts: row.latest_ts ?? '',
+    basisTs: row.source === 'ai' ? row.basis_ts : null,
+  };
+  if (row.dm_user) unread.dm_user = row.dm_user;
+  if (row.parent_id) unread.parent_conversation_id = row.parent_id;
+  if (row.category) {
+    unread.ai_category = row.category;
+    unread.ai_source = row.source ?? 'ai';
+    if (row.reason) unread.ai_reason = row.reason;
+  }
+  return unread;
+}
+
 function toMessage(row: MessageRow): Message {
   const message: Message = { ts: row.ts, text: row.text, channel: row.conversation_id };
   if (row.user) message.user = row.user;
@@ -530,14 +557,15 @@ export class SqliteStore implements Store {
 
   async unreadConversations(workspaceId: string, userId: string, limit = -1): Promise<UnreadConversation[]> {
     const rows = this.st(
-      `SELECT c.*, m.last_read, m.unread_count, l.category, l.source AS label_source, l.reason, l.confidence, l.triggers, l.basis_ts
+      `SELECT c.id, c.type, c.name, c.is_private, c.dm_user, c.parent_id, c.latest_ts, m.last_read, m.unread_count,
+              l.category, l.source, l.reason, l.basis_ts
        FROM conversation_members m INDEXED BY conversation_members_unread
-       JOIN conversations c ON c.workspace_id = m.workspace_id AND c.id = m.conversation_id
+       JOIN conversations c INDEXED BY conversations_ai ON c.workspace_id = m.workspace_id AND c.id = m.conversation_id
        LEFT JOIN labels l ON l.workspace_id = m.workspace_id AND l.user_id = m.user_id AND l.conversation_id = m.conversation_id
        WHERE m.workspace_id = ? AND m.user_id = ? AND m.unread_count > 0
        ORDER BY c.latest_ts DESC, c.id ASC LIMIT ?`,
-    ).all(workspaceId, userId, limit) as Array<SummaryRow & { basis_ts: string | null }>;
-    return rows.map((row) => ({ summary: toSummary(row), basisTs: row.label_source === 'ai' ? row.basis_ts : null }));
+    ).all(workspaceId, userId, limit) as UnreadRow[];
+    return rows.map(toUnread);
   }
 
   async setAiLabels(workspaceId: string, userId: string, labels: readonly AiLabel[], at: number, build: EventBuilder<AiLabel[]>): Promise<Written<AiLabel[]>> {

@@ -117,9 +117,24 @@ export interface ListOptions {
   skipTotal?: boolean;
 }
 
-/** An unread conversation and the state of its label. */
+/**
+ * An unread conversation as the AI reads it: what classification and catch-up need, and the
+ * state of its label, without the member list (a covering index answers it at 25,000 rows).
+ */
 export interface UnreadConversation {
-  summary: ConversationSummary;
+  id: string;
+  type: ConversationType;
+  name: string;
+  is_private: boolean;
+  dm_user?: string;
+  parent_conversation_id?: string;
+  last_read: string;
+  unread_count: number;
+  /** The newest message's ts. */
+  latest_ts: string;
+  ai_category?: AiCategory;
+  ai_source?: 'manual' | 'ai';
+  ai_reason?: string;
   /** The newest message ts the AI label was computed from (null: no AI label, or a manual one). */
   basisTs: string | null;
 }

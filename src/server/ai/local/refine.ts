@@ -445,7 +445,8 @@ function endPunctuation(line: string, tokens: readonly string[]): string {
 
 /** The polish rules on one protected line: spacing, repeats, spelling, casing, end punctuation. */
 function polishLine(line: string, tokens: readonly string[], endMark = true): string {
-  const fixed = sentenceCase(applyRules(fixRepeats(fixSpacing(line)), SPELLING).replace(LONE_I, 'I'));
+  // Repeats are removed after spelling too: a fixed typo can make one ('the teh' → 'the the').
+  const fixed = sentenceCase(fixRepeats(applyRules(fixRepeats(fixSpacing(line)), SPELLING)).replace(LONE_I, 'I'));
   return endMark && fixed ? endPunctuation(fixed, tokens) : fixed;
 }
 

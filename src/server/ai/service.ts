@@ -1,0 +1,500 @@
+/**
+ * The AI service: reads the store, builds the provider's inputs, calls the provider, writes
+ * the results (labels with their events, lessons) and keeps catch-up sessions. Routes
+ * (routes/ai.ts) validate requests and call it; providers never touch storage.
+ */
+import { randomUUID } from 'node:crypto';
+import { ASK_DEFAULTS } from '../../model/constants';
+import { CAUGHT_UP_MESSAGE, type AskAnswer, type AskOptions, type AskSource, type CatchupStats, type CatchupTurn, type RefineMode } from '../../model/ai';
+import type { AiCategory, ConversationSummary, ConversationUpdateData } from '../../model/types';
+import { tsSeconds } from '../../model/ts';
+import type { LiveHub } from '../live/hub';
+import type { ServerLogger } from '../log';
+import type { AiLabel, Session, Store, UnreadConversation } from '../store/types';
+import { messageScore } from '../routes/search';
+import { AiDirectory, aiMessagesOf, classifyInputOf, needsClassification, type AiConversationRef } from './inputs';
+import { catchupGreeting } from './local/catchup';
+import { lessonWords } from './local/classify';
+import { searchTerms } from './local/answer';
+import { AiError, type AiProvider, type AudioInput, type ClassifyInput, type CatchupAction, type CatchupContext, type CatchupConversation, type Lesson, type RetrievedMessage } from './types';
+
+export interface AiServiceDeps {
+  store: Store;
+  hub: LiveHub;
+  provider: AiProvider;
+  now: () => number;
+  logger: ServerLogger;
+}
+
+/** How many conversations go to the provider per classify call, and are written per transaction. */
+const CLASSIFY_BATCH = 200;
+/** classify-unread answers once this many (the newest) are labelled; the rest continue in the background. */
+export const CLASSIFY_SYNC_LIMIT = 2_000;
+
+interface ClassifyRun {
+  /** The summary the request answers with. */
+  first: ClassifySummary;
+}
+/** Catch-up sessions end after this long without a turn. */
+export const CATCHUP_IDLE_MS = 60 * 60 * 1000;
+/** A member keeps at most this many open catch-up sessions (the oldest is ended). */
+const CATCHUP_SESSIONS_PER_MEMBER = 5;
+/** The unread conversations a catch-up session reads (newest first). */
+const CATCHUP_CONVERSATIONS = 200;
+
+interface CatchupSessionState {
+  id: string;
+  workspaceId: string;
+  userId: string;
+  createdAt: number;
+  touchedAt: number;
+  history: CatchupTurn[];
+  pending: CatchupAction | null;
+  cleared: number;
+}
+
+export interface ClassifySummary {
+  classified: number;
+  /** Unread conversations that needed nothing (labelled by hand, or unchanged since their label). */
+  skipped: number;
+  /** Still being classified in the background (their labels arrive as live events). */
+  pending: number;
+  unread: number;
+  provider: string;
+  model: string;
+}
+
+const memberKey = (s: Pick<Session, 'workspaceId' | 'userId'>) => `${s.workspaceId}\u0000${s.userId}`;
+
+export class AiService {
+  private readonly running = new Map<string, Promise<ClassifyRun>>();
+  private readonly sessions = new Map<string, CatchupSessionState>();
+  private readonly lastRun = new Map<string, { at: number; summary: ClassifySummary }>();
+
+  constructor(private readonly deps: AiServiceDeps) {}
+
+  get provider(): AiProvider {
+    return this.deps.provider;
+  }
+
+  /* ---------- classification ---------- */
+
+  /**
+   * Classifies the member's unread conversations that have no label yet or changed since
+   * theirs, newest first; a manual label is never overwritten. The answer comes once the
+   * newest CLASSIFY_SYNC_LIMIT are labelled; the rest go on in the background and reach the
+   * page as live events. One run per member at a time: a call while one runs waits for the
+   * same first part.
+   */
+  async classifyUnread(session: Session, signal?: AbortSignal): Promise<ClassifySummary> {
+    const key = memberKey(session);
+    let run = this.running.get(key);
+    if (!run) {
+      run = this.startClassification(session, signal);
+      this.running.set(key, run);
+    }
+    return (await run).first;
+  }
+
+  private async startClassification(session: Session, signal?: AbortSignal): Promise<ClassifyRun> {
+    const key = memberKey(session);
+    try {
+      const { store } = this.deps;
+      const unread = await store.unreadConversations(session.workspaceId, session.userId);
+      const due = unread.filter(needsClassification);
+      const lessons = await store.listLessons(session.workspaceId, session.userId);
+      const directory = await new AiDirectory(store, session.workspaceId).load();
+      const now = due.slice(0, CLASSIFY_SYNC_LIMIT);
+      const later = due.slice(CLASSIFY_SYNC_LIMIT);
+      const classified = await this.classifyBatches(session, directory, now, lessons, signal);
+      const first = this.summary(classified, unread.length, later.length);
+      if (later.length === 0) {
+        this.finish(session, first);
+        return { first };
+      }
+      // The rest runs detached from the request (its client may go away).
+      void this.classifyBatches(session, directory, later, lessons)
+        .then((more) => this.finish(session, this.summary(classified + more, unread.length, 0)))
+        .catch((error: unknown) => {
+          this.running.delete(key);
+          this.deps.logger.log('warn', 'background classification failed', { error: String(error) });
+        });
+      return { first };
+    } catch (error) {
+      this.running.delete(key);
+      throw error;
+    }
+  }
+
+  private summary(classified: number, unread: number, pending: number): ClassifySummary {
+    return { classified, skipped: unread - classified - pending, pending, unread, provider: this.deps.provider.kind, model: this.deps.provider.model };
+  }
+
+  private finish(session: Session, summary: ClassifySummary): void {
+    this.running.delete(memberKey(session));
+    this.lastRun.set(memberKey(session), { at: this.deps.now(), summary });
+    this.deps.logger.log('info', 'classified unread conversations', { ...summary });
+  }
+
+  /** Classifies conversations batch by batch, writing each batch's labels (and events) as it goes; answers how many were written. */
+  private async classifyBatches(session: Session, directory: AiDirectory, due: UnreadConversation[], lessons: Lesson[], signal?: AbortSignal): Promise<number> {
+    const { store, provider } = this.deps;
+    let written = 0;
+    for (let i = 0; i < due.length; i += CLASSIFY_BATCH) {
+      const batch: Array<{ input: ClassifyInput; basisTs: string }> = [];
+      for (const summary of due.slice(i, i + CLASSIFY_BATCH)) {
+        batch.push({ input: await classifyInputOf(store, directory, session.workspaceId, summary, session.userId), basisTs: summary.latest_ts });
+      }
+      const results = await provider.classify(
+        batch.map((c) => c.input),
+        lessons,
+        signal,
+      );
+      const labels: AiLabel[] = batch.map((c, k) => {
+        const r = results[k]!;
+        return { conversationId: c.input.conversationId, category: r.category, reason: r.reason, confidence: r.confidence, triggers: r.triggers, basisTs: c.basisTs };
+      });
+      const result = await store.setAiLabels(session.workspaceId, session.userId, labels, this.deps.now(), (done) =>
+        done.map((l) => ({ userId: session.userId, type: 'conversation_update', data: labelUpdate(l) })),
+      );
+      this.deps.hub.publish(session.workspaceId, result.events);
+      written += result.result.length;
+    }
+    return written;
+  }
+
+  /** GET /api/features/ai-sort/status: the provider, the member's unread counts by category, the last run. */
+  async status(session: Session) {
+    const unread = await this.deps.store.unreadConversations(session.workspaceId, session.userId);
+    const counts = { urgent: 0, can_wait: 0, fyi: 0, uncategorized: 0, manual: 0 };
+    for (const conversation of unread) {
+      if (conversation.ai_category) counts[conversation.ai_category] += 1;
+      else counts.uncategorized += 1;
+      if (conversation.ai_source === 'manual') counts.manual += 1;
+    }
+    const last = this.lastRun.get(memberKey(session));
+    return {
+      success: true,
+      enabled: true,
+      provider: this.deps.provider.kind,
+      model: this.deps.provider.model,
+      running: this.running.has(memberKey(session)),
+      unread: unread.length,
+      counts,
+      lessons: (await this.deps.store.listLessons(session.workspaceId, session.userId)).length,
+      last_run: last ? { at: new Date(last.at).toISOString(), ...last.summary } : null,
+    };
+  }
+
+  /** The member's unread conversations of one category, newest first. */
+  async conversationsIn(session: Session, category: AiCategory): Promise<ConversationSummary[]> {
+    const { store } = this.deps;
+    const unread = await store.unreadConversations(session.workspaceId, session.userId);
+    const conversations: ConversationSummary[] = [];
+    for (const u of unread) {
+      if (u.ai_category !== category) continue;
+      const summary = await store.getConversation(session.workspaceId, session.userId, u.id);
+      if (summary) conversations.push(summary);
+    }
+    return conversations;
+  }
+
+  /** A manual category is a lesson for the local classifier (stored per member). */
+  async learn(session: Session, conversationId: string, category: AiCategory): Promise<void> {
+    const { store } = this.deps;
+    const summary = await store.getConversation(session.workspaceId, session.userId, conversationId);
+    if (!summary) return;
+    const directory = await new AiDirectory(store, session.workspaceId).load();
+    const input = await classifyInputOf(store, directory, session.workspaceId, summary, session.userId);
+    const fromOthers = input.messages.filter((m) => m.user !== session.userId);
+    const sender = fromOthers[fromOthers.length - 1];
+    const lesson: Lesson = {
+      category,
+      conversationId,
+      conversationName: input.name,
+      type: summary.type,
+      senderId: sender?.user ?? null,
+      senderName: sender?.author ?? null,
+      words: lessonWords(input.messages),
+      at: this.deps.now(),
+    };
+    await store.addLesson(session.workspaceId, session.userId, lesson);
+  }
+
+  /* ---------- refinement ---------- */
+
+  refine(text: string, mode: RefineMode, signal?: AbortSignal): AsyncIterable<string> {
+    return this.deps.provider.refine(text, mode, signal);
+  }
+
+  /* ---------- answers ---------- */
+
+  /** Retrieves the member's messages for the question and answers from them (POST /api/ask). */
+  async ask(session: Session, question: string, options: AskOptions, signal?: AbortSignal): Promise<AskAnswer> {
+    const started = performance.now();
+    const maxSources = options.max_sources ?? ASK_DEFAULTS.max_sources;
+    const topK = options.top_k ?? ASK_DEFAULTS.top_k;
+    const { retrieved, iterations } = await this.retrieve(session, question, topK);
+    const directory = await new AiDirectory(this.deps.store, session.workspaceId).load();
+    const result = await this.deps.provider.answer(
+      {
+        question,
+        retrieved,
+        maxSources,
+        temperature: options.temperature ?? ASK_DEFAULTS.temperature,
+        memberName: directory.nameOf(session.userId),
+        now: this.deps.now(),
+        ...(options.model ? { model: options.model } : {}),
+      },
+      signal,
+    );
+    const sources: AskSource[] = result.sourceIndexes
+      .filter((i) => i >= 0 && i < retrieved.length)
+      .slice(0, maxSources)
+      .map((i) => toSource(retrieved[i]!));
+    return {
+      answer: result.answer,
+      sources,
+      confidence: clamp01(result.confidence),
+      processing_time_ms: Math.round(performance.now() - started),
+      tokens_used: result.tokensUsed,
+      search_iterations: iterations,
+      model: result.model,
+    };
+  }
+
+  /**
+   * The member's messages that match the question: first every content word must match; when
+   * that finds too little, any of them (a second iteration). Ranked by relevance and age.
+   */
+  private async retrieve(session: Session, question: string, topK: number): Promise<{ retrieved: RetrievedMessage[]; iterations: number }> {
+    const { store } = this.deps;
+    const terms = searchTerms(question);
+    if (terms.length === 0) return { retrieved: [], iterations: 0 };
+    const quoted = terms.map((t) => `"${t.replace(/"/g, '""')}"`);
+    const queries = [quoted.join(' AND '), quoted.join(' OR ')];
+    const seen = new Map<string, { hit: Awaited<ReturnType<Store['searchMessages']>>[number]; score: number }>();
+    let iterations = 0;
+    const now = this.deps.now();
+    for (const query of queries) {
+      if (seen.size >= topK) break;
+      iterations += 1;
+      const hits = await store.searchMessages(session.workspaceId, session.userId, query, Math.max(50, topK * 5));
+      for (const hit of hits) {
+        const key = `${hit.conversation_id}:${hit.ts}`;
+        if (!seen.has(key)) seen.set(key, { hit, score: messageScore(hit.bm25, hit.ts, now) });
+      }
+    }
+    const ranked = [...seen.values()].sort((a, b) => b.score - a.score).slice(0, topK);
+    const best = ranked[0]?.score ?? 1;
+    const directory = await new AiDirectory(store, session.workspaceId).load();
+    const retrieved: RetrievedMessage[] = [];
+    for (const { hit, score } of ranked) {
+      const summary = await store.getConversation(session.workspaceId, session.userId, hit.conversation_id);
+      if (!summary) continue;
+      retrieved.push({
+        conversationId: hit.conversation_id,
+        channel: await channelLabel(directory, summary),
+        ts: hit.ts,
+        author: directory.nameOf(hit.user),
+        text: directory.plain(hit.text),
+        score: best > 0 ? clamp01(score / best) : 0,
+      });
+    }
+    return { retrieved, iterations };
+  }
+
+  /* ---------- catch-up ---------- */
+
+  /** Starts a session over the member's unread conversations (classifying them first). */
+  async startCatchup(session: Session): Promise<{ sessionId?: string; message: string; stats: CatchupStats }> {
+    await this.classifyUnread(session).catch((error: unknown) => {
+      this.deps.logger.log('warn', 'catch-up: classification failed; going on with existing labels', { error: String(error) });
+    });
+    const context = await this.catchupContext(session, null);
+    const stats = statsOf(context.conversations, 0);
+    if (context.conversations.length === 0) return { message: CAUGHT_UP_MESSAGE, stats };
+    this.expireSessions();
+    const mine = [...this.sessions.values()].filter((s) => s.workspaceId === session.workspaceId && s.userId === session.userId);
+    if (mine.length >= CATCHUP_SESSIONS_PER_MEMBER) this.sessions.delete(mine.sort((a, b) => a.touchedAt - b.touchedAt)[0]!.id);
+    const now = this.deps.now();
+    const message = catchupGreeting(context);
+    const state: CatchupSessionState = {
+      id: randomUUID(),
+      workspaceId: session.workspaceId,
+      userId: session.userId,
+      createdAt: now,
+      touchedAt: now,
+      history: [{ role: 'assistant', content: message, at: now }],
+      pending: null,
+      cleared: 0,
+    };
+    this.sessions.set(state.id, state);
+    return { sessionId: state.id, message, stats };
+  }
+
+  /** One turn of a session: the provider answers; a confirmed action is carried out. */
+  async catchupChat(session: Session, sessionId: string, message: string, markRead: (conversationId: string) => Promise<void>, signal?: AbortSignal) {
+    const state = this.sessionOf(session, sessionId);
+    const context = await this.catchupContext(session, state);
+    const reply = await this.deps.provider.catchup(context, message, signal);
+    const now = this.deps.now();
+    state.history.push({ role: 'user', content: message, at: now });
+    let text = reply.message;
+    if (reply.perform?.type === 'mark_read') {
+      let done = 0;
+      for (const id of reply.perform.conversationIds) {
+        try {
+          await markRead(id);
+          done += 1;
+        } catch (error) {
+          this.deps.logger.log('warn', 'catch-up: mark read failed', { conversationId: id, error: String(error) });
+        }
+      }
+      state.cleared += done;
+      if (done < reply.perform.conversationIds.length) text += ` (${reply.perform.conversationIds.length - done} could not be marked read.)`;
+      state.pending = null;
+    }
+    if (reply.proposal) state.pending = reply.proposal;
+    else if (reply.clearPending) state.pending = null;
+    state.history.push({ role: 'assistant', content: text, at: now });
+    state.touchedAt = now;
+    const byId = new Map(context.conversations.map((c) => [c.conversationId, c]));
+    const sources = reply.conversationIds
+      .map((id) => byId.get(id))
+      .filter((c): c is CatchupConversation => Boolean(c))
+      .slice(0, 10)
+      .map(catchupSource);
+    return { message: text, sources };
+  }
+
+  async catchupSession(session: Session, sessionId: string) {
+    const state = this.sessionOf(session, sessionId);
+    return { sessionId: state.id, createdAt: state.createdAt, history: state.history, stats: await this.catchupStats(session, sessionId) };
+  }
+
+  async catchupStats(session: Session, sessionId: string): Promise<CatchupStats> {
+    const state = this.sessionOf(session, sessionId);
+    const unread = await this.deps.store.unreadConversations(session.workspaceId, session.userId, CATCHUP_CONVERSATIONS);
+    return statsOf(
+      unread.map((u) => ({ category: u.ai_category ?? null })),
+      state.cleared,
+    );
+  }
+
+  endCatchup(session: Session, sessionId: string): void {
+    this.sessionOf(session, sessionId);
+    this.sessions.delete(sessionId);
+  }
+
+  private sessionOf(session: Session, sessionId: string): CatchupSessionState {
+    this.expireSessions();
+    const state = this.sessions.get(sessionId);
+    // Another member's session is as unknown as a missing one.
+    if (!state || state.workspaceId !== session.workspaceId || state.userId !== session.userId) throw new AiError('Catch-up session not found', 404);
+    return state;
+  }
+
+  private expireSessions(): void {
+    const cutoff = this.deps.now() - CATCHUP_IDLE_MS;
+    for (const [id, s] of this.sessions) if (s.touchedAt < cutoff) this.sessions.delete(id);
+  }
+
+  private async catchupContext(session: Session, state: CatchupSessionState | null): Promise<CatchupContext> {
+    const { store } = this.deps;
+    const directory = await new AiDirectory(store, session.workspaceId).load();
+    const unread = await store.unreadConversations(session.workspaceId, session.userId, CATCHUP_CONVERSATIONS);
+    const conversations: CatchupConversation[] = [];
+    for (const conversation of unread) {
+      const messages = await aiMessagesOf(store, directory, session.workspaceId, conversation, session.userId);
+      conversations.push({
+        conversationId: conversation.id,
+        type: conversation.type,
+        title: await channelLabel(directory, conversation),
+        category: conversation.ai_category ?? null,
+        reason: conversation.ai_reason ?? null,
+        unreadCount: conversation.unread_count,
+        latestActivity: conversation.latest_ts ? tsSeconds(conversation.latest_ts) : 0,
+        messages: messages.slice(-10),
+      });
+    }
+    return {
+      memberId: session.userId,
+      memberName: directory.nameOf(session.userId),
+      now: this.deps.now(),
+      conversations,
+      history: (state?.history ?? []).map(({ role, content }) => ({ role, content })),
+      pending: state?.pending ?? null,
+    };
+  }
+
+  /* ---------- transcription ---------- */
+
+  transcribe(audio: AudioInput, signal?: AbortSignal): Promise<string> {
+    return this.deps.provider.transcribe(audio, signal);
+  }
+}
+
+/** The conversation_update of a new AI label. */
+function labelUpdate(label: AiLabel): ConversationUpdateData {
+  const conversation = {
+    id: label.conversationId,
+    ai_category: label.category,
+    ai_source: 'ai',
+    ai_reason: label.reason,
+    ai_confidence: label.confidence,
+    ai_triggers: label.triggers,
+  };
+  return { conversation_id: label.conversationId, conversation, reason: 'ai_label' } as unknown as ConversationUpdateData;
+}
+
+/** '#general', 'Dana Reyes' for a DM, 'Thread in #general: …' for a thread (its name is its title). */
+async function channelLabel(directory: AiDirectory, conversation: AiConversationRef): Promise<string> {
+  if (conversation.type === 'dm') return directory.nameOf(conversation.dm_user);
+  if (conversation.type === 'thread') {
+    const parent = conversation.parent_conversation_id ? await directory.channelName(conversation.parent_conversation_id) : null;
+    return parent ? `Thread in #${parent}: ${conversation.name}` : `Thread: ${conversation.name}`;
+  }
+  return `#${conversation.name}`;
+}
+
+/** Where a message opens in Sift. */
+export function permalinkOf(conversationId: string, ts: string): string {
+  return `/conversations?open=${encodeURIComponent(conversationId)}&ts=${encodeURIComponent(ts)}`;
+}
+
+function toSource(r: RetrievedMessage): AskSource {
+  return {
+    id: `${r.conversationId}:${r.ts}`,
+    author: r.author,
+    channel: r.channel,
+    text: r.text,
+    timestamp: r.ts,
+    permalink: permalinkOf(r.conversationId, r.ts),
+    score: Math.round(r.score * 1000) / 1000,
+    conversation_id: r.conversationId,
+  };
+}
+
+function catchupSource(c: CatchupConversation): AskSource {
+  const last = c.messages[c.messages.length - 1];
+  return {
+    id: last ? `${c.conversationId}:${last.ts}` : c.conversationId,
+    author: last?.author ?? '',
+    channel: c.title,
+    text: last?.text ?? '',
+    timestamp: last?.ts ?? String(c.latestActivity),
+    permalink: permalinkOf(c.conversationId, last?.ts ?? ''),
+    score: 1,
+    conversation_id: c.conversationId,
+  };
+}
+
+function statsOf(conversations: ReadonlyArray<{ category: AiCategory | null }>, cleared: number): CatchupStats {
+  const stats: CatchupStats = { urgent: 0, can_wait: 0, fyi: 0, total: conversations.length, cleared };
+  for (const c of conversations) if (c.category) stats[c.category] += 1;
+  return stats;
+}
+
+const clamp01 = (n: number) => (Number.isFinite(n) ? Math.min(1, Math.max(0, n)) : 0);
+
