@@ -4,6 +4,8 @@
  *   - compiled filters: a focus inbox over 100k conversations against a hand-written predicate,
  *     and one changed conversation re-checked against 20 views;
  *   - the large demo generator's time and peak memory;
+ *   - AI triage: the local classifier's accuracy on the demo ground truth and on hand-written
+ *     conversations, before and after 10 corrections, and its time at the large size;
  *   - Chromium at the large demo size: hold j for 3 s, then scroll the list to the bottom
  *     (longest main-thread task, rows in the DOM, largest worker->page message).
  * `npm run bench -- --no-browser` skips the Chromium part (the first run of it builds the
@@ -14,6 +16,8 @@ import { benchFilter } from './filter';
 import { benchDemoGenerator } from './demoGenerator';
 import { benchBrowser } from './browser';
 import { benchLocalMatch, benchServerSearch } from './search';
+import { benchAiAccuracy } from './aiAccuracy';
+import { benchClassifyLarge } from './aiClassify';
 
 const fmt = (ms: number) => `${(ms * 1000).toFixed(1)} µs`;
 const verdicts: Array<[string, boolean]> = [];
@@ -55,6 +59,25 @@ out(
     out(`  server search over ${server.messages.toLocaleString()} messages: p50 ${server.p50.toFixed(1)} ms, p95 ${server.p95.toFixed(1)} ms over ${server.runs} queries (budget p95 ≤ 50 ms)`);
     verdicts.push(['search: server p95', server.p95 <= 50]);
   } else out('  server search: skipped (the large workspace is built by the Chromium part of this bench on its first run)');
+}
+
+{
+  const pct = (n: number) => `${(n * 100).toFixed(1)} %`;
+  const ai = await benchAiAccuracy();
+  out('\nAI triage: the local classifier (issue 6)');
+  out(`  demo ground truth: ${pct(ai.demo.accuracy)} of ${ai.demo.n} unread conversations (${ai.demo.seeds.map((s) => `seed ${s.seed} ${pct(s.accuracy)}`).join(', ')}) (goal ≥ 90 %)`);
+  out(`  hand-written conversations: ${pct(ai.handWritten.accuracy)} of ${ai.handWritten.n} (goal ≥ 80 %); the ${ai.handWrittenLater.n} written after the lexicon was frozen: ${pct(ai.handWrittenLater.accuracy)}`);
+  out(`  learning: ${pct(ai.learning.before)} before → ${pct(ai.learning.after)} after ${ai.learning.corrections} corrections, on ${ai.learning.n} later conversations`);
+  out(`  time: ${ai.perConversationUs.toFixed(0)} µs a conversation of 10 messages with 10 lessons (median)`);
+  verdicts.push(['AI: demo accuracy', ai.demo.accuracy >= 0.9]);
+  verdicts.push(['AI: hand-written accuracy', ai.handWritten.accuracy >= 0.8]);
+  verdicts.push(['AI: learning helps', ai.learning.after > ai.learning.before]);
+  const large = await benchClassifyLarge();
+  if (large) {
+    out(
+      `  large workspace: ${large.unread.toLocaleString()} unread; the newest ${large.conversations.toLocaleString()} (what classify-unread answers after) read in ${(large.readMs / 1000).toFixed(2)} s, classified in ${large.classifyMs.toFixed(0)} ms (${large.perConversationUs.toFixed(0)} µs each)`,
+    );
+  } else out('  large workspace: skipped (built by the Chromium part of this bench on its first run)');
 }
 
 if (!process.argv.includes('--no-browser')) {

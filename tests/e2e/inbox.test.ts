@@ -17,29 +17,43 @@ const groupCount = async (label: string) => Number(await groupHeader(label).loca
 const rows = () => page.locator('[role="option"][data-conversation-id]');
 
 describe('inbox', () => {
-  it('groups by AI category: Urgent, Can Wait, FYI, Not Categorized, with counts', async () => {
+  it('groups by AI category: Urgent, Can Wait, FYI, Not Categorized, with counts; Urgent starts open', async () => {
+    // The local AI classified every unread conversation at sign-in, and some are urgent.
+    expect(await groupCount('Urgent')).toBeGreaterThan(0);
+    expect(await groupHeader('Urgent').getAttribute('aria-expanded')).toBe('true');
+    expect(await rows().count()).toBeGreaterThan(0);
+    // Collapsed, Urgent leaves room for every header.
+    await groupHeader('Urgent').click();
+    await page.waitForFunction(() => document.querySelectorAll('.group-header').length === 4);
     expect(await page.locator('.group-label').allTextContents()).toEqual(['Urgent', 'Can Wait', 'FYI', 'Not Categorized']);
     const total = Number(await page.getByRole('tab', { name: /Inbox/ }).locator('.tab-count').textContent());
     const counts = await Promise.all(['Urgent', 'Can Wait', 'FYI', 'Not Categorized'].map(groupCount));
     expect(counts.reduce((a, b) => a + b, 0)).toBe(total);
-    // Nothing is urgent yet, so the first group with conversations starts open.
-    expect(await rows().count()).toBeGreaterThan(0);
+    expect(counts[3]).toBe(0);
+    await groupHeader('Urgent').click();
+    await rows().first().waitFor();
   });
 
-  it('moves a conversation into Urgent with Ctrl+1, and collapses and expands groups', async () => {
+  it('moves a conversation out of Urgent with Ctrl+3, and collapses and expands groups', async () => {
+    // Counts are read with Urgent collapsed, so every header is on screen.
+    const collapsedCounts = async () => {
+      await groupHeader('Urgent').click();
+      await page.waitForFunction(() => document.querySelectorAll('.group-header').length === 4);
+      expect(await groupHeader('Urgent').getAttribute('aria-expanded')).toBe('false');
+      return { urgent: await groupCount('Urgent'), fyi: await groupCount('FYI') };
+    };
+    const before = await collapsedCounts();
+    await groupHeader('Urgent').click();
     const id = await rows().first().getAttribute('data-conversation-id');
     await rows().first().hover();
-    await page.keyboard.press('Control+1');
-    await page.locator(`.group-header + *, [data-conversation-id="${id}"]`).first().waitFor();
-    await page.waitForFunction(() => document.querySelector('.group-header .group-count')?.textContent === '1');
-    // Urgent is expanded: its one row comes right after its header.
-    const order = await page.locator('[role="option"]').evaluateAll((els) => els.slice(0, 2).map((e) => e.getAttribute('data-group') ?? e.getAttribute('data-conversation-id')));
-    expect(order).toEqual(['urgent', id]);
-    await groupHeader('Urgent').click();
+    await page.keyboard.press('Control+3');
+    // FYI is collapsed: the row leaves the list, and the counts move.
     await page.locator(`[data-conversation-id="${id}"]`).waitFor({ state: 'detached' });
-    expect(await groupHeader('Urgent').getAttribute('aria-expanded')).toBe('false');
+    const next = await rows().first().getAttribute('data-conversation-id');
+    expect(await collapsedCounts()).toEqual({ urgent: before.urgent - 1, fyi: before.fyi + 1 });
+    await page.locator(`[data-conversation-id="${next}"]`).waitFor({ state: 'detached' });
     await groupHeader('Urgent').click();
-    await page.locator(`[data-conversation-id="${id}"]`).waitFor();
+    await page.locator(`[data-conversation-id="${next}"]`).waitFor();
   });
 
   it('toggles to time order, flat, and keeps the choice across a reload', async () => {
