@@ -35,6 +35,8 @@ interface ClassifyRun {
   /** The summary the request answers with. */
   first: ClassifySummary;
 }
+/** New messages are re-triaged in batches this long after the first of them. */
+export const LIVE_TRIAGE_DELAY_MS = 300;
 /** Catch-up sessions end after this long without a turn. */
 export const CATCHUP_IDLE_MS = 60 * 60 * 1000;
 /** A member keeps at most this many open catch-up sessions (the oldest is ended). */
@@ -71,7 +73,72 @@ export class AiService {
   private readonly sessions = new Map<string, CatchupSessionState>();
   private readonly lastRun = new Map<string, { at: number; summary: ClassifySummary }>();
 
-  constructor(private readonly deps: AiServiceDeps) {}
+  private readonly dueLive = new Map<string, { workspaceId: string; userId: string; conversationId: string }>();
+  private liveTimer: NodeJS.Timeout | null = null;
+  private readonly untap: () => void;
+
+  constructor(private readonly deps: AiServiceDeps) {
+    this.untap = deps.hub.tap((workspaceId, events) => this.onPublished(workspaceId, events));
+  }
+
+  /** Stops the live triage (tests and shutdown). */
+  close(): void {
+    this.untap();
+    if (this.liveTimer) clearTimeout(this.liveTimer);
+    this.liveTimer = null;
+  }
+
+  /* ---------- live triage ---------- */
+
+  /**
+   * A new message from someone else to a member who has Sift open re-triages that
+   * conversation for them shortly after (batched over LIVE_TRIAGE_DELAY_MS), so a
+   * conversation that turns unread arrives in its group instead of 'Not Categorized'.
+   */
+  private onPublished(workspaceId: string, events: ReadonlyArray<{ userId: string; type: string; data: unknown }>): void {
+    for (const event of events) {
+      if (event.type !== 'message_update') continue;
+      const data = event.data as { action?: string; conversation_id?: string; message?: { user?: string; subtype?: string }; is_thread?: boolean };
+      if (data.action !== 'new_message' || !data.conversation_id || data.is_thread) continue;
+      if (data.message?.user === event.userId || data.message?.subtype) continue;
+      if (!this.deps.hub.listening(workspaceId, event.userId)) continue;
+      this.dueLive.set(`${workspaceId}\u0000${event.userId}\u0000${data.conversation_id}`, { workspaceId, userId: event.userId, conversationId: data.conversation_id });
+    }
+    if (this.dueLive.size > 0 && !this.liveTimer) {
+      this.liveTimer = setTimeout(() => {
+        this.liveTimer = null;
+        void this.triageDue();
+      }, LIVE_TRIAGE_DELAY_MS);
+      this.liveTimer.unref();
+    }
+  }
+
+  private async triageDue(): Promise<void> {
+    const due = [...this.dueLive.values()];
+    this.dueLive.clear();
+    for (const item of due) {
+      try {
+        await this.triageOne(item.workspaceId, item.userId, item.conversationId);
+      } catch (error) {
+        this.deps.logger.log('warn', 'live triage failed', { conversationId: item.conversationId, error: String(error) });
+      }
+    }
+  }
+
+  private async triageOne(workspaceId: string, userId: string, conversationId: string): Promise<void> {
+    const { store } = this.deps;
+    const summary = await store.getConversation(workspaceId, userId, conversationId);
+    if (!summary || summary.unread_count === 0 || summary.ai_source === 'manual') return;
+    const directory = await new AiDirectory(store, workspaceId).load();
+    const input = await classifyInputOf(store, directory, workspaceId, summary, userId);
+    const [result] = await this.deps.provider.classify([input], await store.listLessons(workspaceId, userId));
+    if (!result) return;
+    const label: AiLabel = { conversationId, category: result.category, reason: result.reason, confidence: result.confidence, triggers: result.triggers, basisTs: summary.latest_message?.ts ?? '' };
+    const written = await store.setAiLabels(workspaceId, userId, [label], this.deps.now(), (done) =>
+      done.map((l) => ({ userId, type: 'conversation_update', data: labelUpdate(l) })),
+    );
+    this.deps.hub.publish(workspaceId, written.events);
+  }
 
   get provider(): AiProvider {
     return this.deps.provider;

@@ -7,8 +7,12 @@ import type { StoredEvent } from '../store/types';
 
 export type EventListener = (event: StoredEvent) => void;
 
+/** Sees every published batch (for services that react to facts, like the AI's live triage). */
+export type PublishTap = (workspaceId: string, events: ReadonlyArray<StoredEvent & { userId: string }>) => void;
+
 export class LiveHub {
   private readonly listeners = new Map<string, Set<EventListener>>();
+  private readonly taps = new Set<PublishTap>();
 
   private static key(workspaceId: string, userId: string): string {
     return `${workspaceId}\u0000${userId}`;
@@ -31,6 +35,18 @@ export class LiveHub {
       if (!set) continue;
       for (const listener of [...set]) listener(event);
     }
+    for (const tap of this.taps) tap(workspaceId, events);
+  }
+
+  /** Whether the member has an open stream. */
+  listening(workspaceId: string, userId: string): boolean {
+    return this.listeners.has(LiveHub.key(workspaceId, userId));
+  }
+
+  /** Calls `tap` after each publish; answers the function that removes it. */
+  tap(tap: PublishTap): () => void {
+    this.taps.add(tap);
+    return () => this.taps.delete(tap);
   }
 
   openStreams(): number {

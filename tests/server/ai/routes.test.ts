@@ -100,6 +100,20 @@ describe('classification', () => {
     expect(after).toMatchObject({ ai_category: 'fyi', ai_source: 'manual' });
   });
 
+  it('re-triages a conversation live when someone writes to a member who has Sift open', async () => {
+    const { conversations } = await server.store.listConversations(WS, ME, { type: 'dm' });
+    const dm = conversations.find((c) => c.unread_count === 0 && c.dm_user)!;
+    const stream = await openStream(server.url, token);
+    const other = api(server.url, (await signIn(server.url, dm.dm_user)).token);
+    const sent = await other('/api/messages/send', { body: { channel: dm.id, text: 'Production checkout is down, can you approve the rollback right now? Urgent' } });
+    expect(sent.status).toBe(200);
+    const events = await stream.until((es) => es.some((e) => e.type === 'conversation_update' && (e.data as { conversation_id: string }).conversation_id === dm.id));
+    const update = events.find((e) => e.type === 'conversation_update' && (e.data as { conversation_id: string }).conversation_id === dm.id)!;
+    expect((update.data as { conversation: Record<string, unknown> }).conversation).toMatchObject({ ai_category: 'urgent', ai_source: 'ai' });
+    stream.close();
+    expect(await server.store.getConversation(WS, ME, dm.id)).toMatchObject({ ai_category: 'urgent', ai_source: 'ai' });
+  });
+
   it('reports its status and lists a category', async () => {
     const status = await call<{ provider: string; unread: number; counts: Record<string, number>; last_run: { classified: number } | null }>('/api/features/ai-sort/status');
     expect(status.body.provider).toBe('local');
