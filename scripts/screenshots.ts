@@ -67,6 +67,31 @@ try {
     await page.goto(`${server.url}/conversations`);
     await page.getByRole('option').first().waitFor();
     await shot('conversations');
+    // AI: refine a draft, ask from the palette, the Ask AI page and a catch-up.
+    await page.locator('[role="option"][data-conversation-id]').first().click();
+    await page.getByRole('textbox', { name: 'Message' }).fill('hey guys i think we should gonna ship the new onboarding flow tomorrow, can u check the copy asap lol');
+    await page.getByRole('toolbar', { name: 'Refine message' }).getByRole('button', { name: 'Professional' }).click();
+    const apply = page.getByRole('region', { name: 'Refined message' }).getByRole('button', { name: 'Apply' });
+    await apply.waitFor();
+    for (let i = 0; i < 50 && !(await apply.isEnabled()); i++) await page.waitForTimeout(100);
+    await shot('refine');
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Control+k');
+    await page.getByRole('dialog').getByPlaceholder('Search conversations, messages, and people...').fill('deploy rollback');
+    await page.keyboard.press('Control+Enter');
+    await page.getByRole('dialog').getByRole('article', { name: 'AI answer' }).waitFor();
+    await shot('palette-ai');
+    await page.keyboard.press('Escape');
+    await page.goto(`${server.url}/ask-ai`);
+    await page.getByText(/unread conversations$/).waitFor();
+    await page.waitForTimeout(1200);
+    await shot('ask-ai');
+    await page.getByRole('button', { name: "I have 5 minutes, what's important?" }).click();
+    const log = page.getByRole('log', { name: 'Conversation with Sift AI' });
+    for (let i = 0; i < 100 && (await log.getByRole('article', { name: 'Sift AI' }).count()) < 2; i++) await page.waitForTimeout(100);
+    await page.waitForTimeout(300);
+    await shot('ask-ai-conversation');
     const token = await page.evaluate(() => localStorage.getItem('sift_token'));
     const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
     {

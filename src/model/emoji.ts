@@ -59,3 +59,11 @@ export function emojiChar(code: string, skinTone?: string): string | null {
   if (points.length === 1 && !EMOJI_PRESENTATION.test(text)) return text + String.fromCodePoint(VS16);
   return text;
 }
+
+/** Text with every known `:code:` (and `:code::skin-tone-N:`) as its emoji; unknown codes stay as they are. */
+export function emojify(text: string): string {
+  return text.replace(/:([a-z0-9_+'-]+):(?::(skin-tone-[2-6]):)?/g, (match, code: string, tone?: string) => {
+    const char = emojiChar(code, tone);
+    return char ?? match;
+  });
+}

@@ -8,6 +8,7 @@ import { ASK_DEFAULTS } from '../../model/constants';
 import { CAUGHT_UP_MESSAGE, type AskAnswer, type AskOptions, type AskSource, type CatchupStats, type CatchupTurn, type RefineMode } from '../../model/ai';
 import type { AiCategory, ConversationSummary, ConversationUpdateData } from '../../model/types';
 import { tsSeconds } from '../../model/ts';
+import { emojify } from '../../model/emoji';
 import type { LiveHub } from '../live/hub';
 import type { ServerLogger } from '../log';
 import type { AiLabel, Session, Store, UnreadConversation } from '../store/types';
@@ -320,7 +321,7 @@ export class AiService {
       .slice(0, maxSources)
       .map((i) => toSource(retrieved[i]!));
     return {
-      answer: result.answer,
+      answer: emojify(result.answer),
       sources,
       confidence: clamp01(result.confidence),
       processing_time_ms: Math.round(performance.now() - started),
@@ -385,7 +386,7 @@ export class AiService {
     const mine = [...this.sessions.values()].filter((s) => s.workspaceId === session.workspaceId && s.userId === session.userId);
     if (mine.length >= CATCHUP_SESSIONS_PER_MEMBER) this.sessions.delete(mine.sort((a, b) => a.touchedAt - b.touchedAt)[0]!.id);
     const now = this.deps.now();
-    const message = catchupGreeting(context);
+    const message = emojify(catchupGreeting(context));
     const state: CatchupSessionState = {
       id: randomUUID(),
       workspaceId: session.workspaceId,
@@ -432,7 +433,7 @@ export class AiService {
       .filter((c): c is CatchupConversation => Boolean(c))
       .slice(0, 10)
       .map(catchupSource);
-    return { message: text, sources };
+    return { message: emojify(text), sources };
   }
 
   async catchupSession(session: Session, sessionId: string) {
@@ -535,7 +536,7 @@ function toSource(r: RetrievedMessage): AskSource {
     id: `${r.conversationId}:${r.ts}`,
     author: r.author,
     channel: r.channel,
-    text: r.text,
+    text: emojify(r.text),
     timestamp: r.ts,
     permalink: permalinkOf(r.conversationId, r.ts),
     score: Math.round(r.score * 1000) / 1000,
@@ -548,8 +549,8 @@ function catchupSource(c: CatchupConversation): AskSource {
   return {
     id: last ? `${c.conversationId}:${last.ts}` : c.conversationId,
     author: last?.author ?? '',
-    channel: c.title,
-    text: last?.text ?? '',
+    channel: emojify(c.title),
+    text: emojify(last?.text ?? ''),
     timestamp: last?.ts ?? String(c.latestActivity),
     permalink: permalinkOf(c.conversationId, last?.ts ?? ''),
     score: 1,
