@@ -9,7 +9,8 @@ export interface IconProps {
   className?: string;
 }
 
-function Icon({ size = 18, className, children }: IconProps & { children: ReactNode }) {
+/** The one SVG frame of every icon: 24-unit lines in the current colour, hidden from assistive technology. */
+export function Icon({ size = 18, className, children }: IconProps & { children: ReactNode }) {
   return (
     <svg
       className={className ? `icon ${className}` : 'icon'}

@@ -1,25 +1,5 @@
 /** Icons of the Ask AI page, drawn like components/Icons (24-unit lines, current colour, hidden from assistive technology). */
-import type { ReactNode } from 'react';
-
-function Icon({ size = 18, children }: { size?: number; children: ReactNode }) {
-  return (
-    <svg
-      className="icon"
-      width={size}
-      height={size}
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth={1.8}
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-      focusable="false"
-    >
-      {children}
-    </svg>
-  );
-}
+import { Icon } from '../Icons';
 
 export function MicIcon({ size }: { size?: number }) {
   return (
