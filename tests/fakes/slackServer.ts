@@ -1,0 +1,1122 @@
+/**
+ * A local server that speaks Slack's real protocols, for testing Sift's Slack connector through
+ * Slack's official clients (`@slack/web-api` WebClient with `slackApiUrl: fake.apiUrl`, and
+ * `@slack/socket-mode` SocketModeClient with `clientOptions: { slackApiUrl: fake.apiUrl }`).
+ * node:http and ws only. The workspace it serves is generated deterministically
+ * (tests/fakes/slackWorkspace.ts) and held in `fake.workspace`, which tests may read and mutate.
+ *
+ * Speaks:
+ * - Web API, `POST /api/<method>` (form-urlencoded as WebClient sends it, or JSON) and GET with a
+ *   query; the token from `Authorization: Bearer` or a `token` param. Answers `{ok: true, …}` or
+ *   `{ok: false, error}` (HTTP 200), 429 + Retry-After when `rateLimit` says so. Methods:
+ *   auth.test, auth.revoke, oauth.v2.access (authorization_code, and refresh_token when
+ *   `tokenRotation`), users.list, users.info, users.conversations, conversations.list,
+ *   conversations.info, conversations.members, conversations.history, conversations.replies,
+ *   chat.postMessage, conversations.mark, apps.connections.open.
+ *   Errors: not_authed, invalid_auth, token_revoked, token_expired, not_allowed_token_type,
+ *   missing_scope (+ needed/provided), channel_not_found, not_in_channel, is_archived, no_text,
+ *   msg_too_long, user_not_found, thread_not_found, invalid_cursor, invalid_types,
+ *   invalid_ts_latest/oldest, invalid_timestamp, invalid_code, bad_redirect_uri,
+ *   invalid_client_id, bad_client_secret, invalid_grant_type, invalid_refresh_token,
+ *   unknown_method, ratelimited.
+ *   Scopes are enforced per conversation type (channels:/groups:/im:/mpim: read, history, write;
+ *   users:read; chat:write); `email` in profiles only with users:read.email. Responses carry
+ *   `x-oauth-scopes` like Slack's. Cursors are opaque base64 (`user:U…`, `team:C…`, `next_ts:…`);
+ *   `limit` defaults to 100 and is capped by `pageLimitMax`.
+ * - OAuth v2: `GET /oauth/v2/authorize?client_id&scope&user_scope&redirect_uri&state` answers a
+ *   plain HTML consent page (team, consenting user, requested user scopes) with an "Allow" and a
+ *   "Cancel" button: GET forms to `redirect_uri?code=…&state=…` / `?error=access_denied&state=…`
+ *   (each form also carries its full target URL in `data-url`). Codes are single-use, expire
+ *   after 10 minutes, and remember client_id and redirect_uri. User tokens `xoxp-…`, or with
+ *   `tokenRotation` `xoxe.xoxp-1-…` expiring after `accessTokenTtlSeconds` with a refresh token
+ *   `xoxe-1-…` (single-use: a refresh answers a new access token and a new refresh token; the old
+ *   access token stays valid until it expires). A bot token `xoxb-…` only when `scope` asked for
+ *   bot scopes.
+ * - Socket Mode: apps.connections.open (app token only) answers `ws://…/link/?ticket=…&app_id=…`;
+ *   the WebSocket (single-use ticket) says `hello`, then delivers each event as an `events_api`
+ *   envelope to one open connection (round-robin), queueing them while none is open. The client
+ *   acknowledges with `{envelope_id}` (recorded in `acked`); an envelope not acknowledged within
+ *   `ackTimeoutMs` (3 s) is re-sent once as a new envelope with the same event_id, retry_attempt 1,
+ *   retry_reason 'timeout'. `sendDisconnect(reason)` sends Slack's `disconnect` message. The server
+ *   pings every 10 s (the client answers pongs itself).
+ *   Events: message (user posts, replies with thread_ts, bot_message, channel_join/leave),
+ *   message_changed, message_deleted, channel_marked / group_marked (private channels and MPIMs) /
+ *   im_marked, member_joined_channel, member_left_channel. An event is delivered only when an
+ *   authorized user (one who was issued a user token, or the member) is in the conversation; its
+ *   `authorizations` names that user.
+ * - `GET /avatars/<user>_<size>.png`: an SVG with the user's initials (profile image URLs).
+ *
+ * Deliberately not: bot-token semantics beyond auth.test/users/conversations reads and posting;
+ * blocks/attachments rendering (stored as given); files, reactions.*, pins, search, usergroups,
+ * conversations.open/join/create; message_replied / parent message_changed on replies;
+ * reply_broadcast; enterprise grid; HTTP Events API delivery (request URLs, signing secrets);
+ * per-method rate-limit tiers (only the scripted `rateLimit`); scopes on the app token.
+ * IDs are legacy-style (private channels and MPIMs `G…`, `is_group: true`).
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, WebSocket } from 'ws';
+import {
+  compareTs,
+  generateWorkspace,
+  microsFromTs,
+  NEVER_READ,
+  randomClientMsgId,
+  refreshThreadParent,
+  tsFromMicros,
+  type FakeConversation,
+  type FakeConversationKind,
+  type FakeMessage,
+  type FakeUser,
+  type FakeWorkspace,
+} from './slackWorkspace';
+
+export type { FakeConversation, FakeConversationKind, FakeMessage, FakeProfile, FakeReaction, FakeUser, FakeWorkspace } from './slackWorkspace';
+
+export interface FakeSlackOptions {
+  /** Default 0: an ephemeral port. */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Deterministic workspace (default 1). */
+  seed?: number;
+  /** small: 8 users, 12 conversations; default: 40 users, 273 conversations. */
+  size?: 'small' | 'default';
+  /** ms; the seeded messages span the 14 days before it. Default Date.now(). */
+  now?: number;
+  /** Default '1111.2222'. */
+  clientId?: string;
+  /** Default 'fake-secret'. */
+  clientSecret?: string;
+  /** Default 'xapp-1-A…-1-fake'. */
+  appToken?: string;
+  /** User tokens expire and come with a refresh token. */
+  tokenRotation?: boolean;
+  /** Default 43200. */
+  accessTokenTtlSeconds?: number;
+  /** Max page size honoured for cursors (default 200). */
+  pageLimitMax?: number;
+  /** Re-send an unacknowledged Socket Mode envelope after this long (default 3000 ms). */
+  ackTimeoutMs?: number;
+}
+
+export interface FakeSlackCall {
+  method: string;
+  /** Decoded params, without `token`. */
+  params: Record<string, string>;
+  token: string | null;
+  /** Date.now() when the request arrived. */
+  at: number;
+  status: number;
+}
+
+/** A Socket Mode envelope the server sent. */
+export interface FakeEnvelope {
+  envelope_id: string;
+  event_id: string;
+  event_type: string;
+  retry_attempt: number;
+  at: number;
+}
+
+export interface FakeSlack {
+  /** http://127.0.0.1:PORT */
+  url: string;
+  /** `${url}/api/` — WebClient's slackApiUrl. */
+  apiUrl: string;
+  /** `${url}/oauth/v2/authorize` */
+  authorizeUrl: string;
+  clientId: string;
+  clientSecret: string;
+  appToken: string;
+  team: { id: string; name: string; domain: string };
+  /** The workspace's content, as Slack holds it. */
+  workspace: FakeWorkspace;
+  /** Who consents on the authorize page (default: the first human user, the "member"). */
+  member: FakeUser;
+  setConsentUser(userId: string): void;
+  /** Posts as a user (as if from Slack's own client): stores it and delivers the Socket Mode events. */
+  post(userId: string, channel: string, text: string, options?: { thread_ts?: string }): { ts: string };
+  /** Edits a message (message_changed event). */
+  edit(channel: string, ts: string, text: string): void;
+  /** Deletes a message (message_deleted event); a thread parent with replies becomes a tombstone. */
+  remove(channel: string, ts: string): void;
+  /** member_joined_channel + a channel_join message. */
+  join(userId: string, channel: string): void;
+  /** member_left_channel + a channel_leave message. */
+  leave(userId: string, channel: string): void;
+  /** The next `times` calls of `method` answer HTTP 429 with this Retry-After (null: no header). */
+  rateLimit(method: string, times: number, retryAfter: string | number | null): void;
+  /** Later calls with this token answer {ok:false, error:'token_revoked'}. */
+  revoke(token: string): void;
+  /** Makes a token expire now (token_expired), as if its expires_in had passed. */
+  expireToken(token: string): void;
+  /** A user token without going through OAuth (default: the member, all user scopes). */
+  issueToken(userId?: string, scopes?: string[]): string;
+  /** The next Socket Mode event is sent twice (same event_id, the second with retry_attempt 1). */
+  duplicateNextEvent(): void;
+  /** Sends Slack's `{type:'disconnect', reason}` to every open Socket Mode connection. */
+  sendDisconnect(reason?: 'refresh_requested' | 'warning' | 'link_disabled'): void;
+  /** Every Web API call. */
+  calls: FakeSlackCall[];
+  /** Open Socket Mode connections. */
+  sockets(): number;
+  /** Envelope ids acknowledged by the client. */
+  acked: string[];
+  /** Envelopes sent over Socket Mode. */
+  envelopes: FakeEnvelope[];
+  close(): Promise<void>;
+}
+
+/** Every user scope the fake knows (what `issueToken` grants by default). */
+export const ALL_USER_SCOPES = [
+  'channels:read', 'groups:read', 'im:read', 'mpim:read',
+  'channels:history', 'groups:history', 'im:history', 'mpim:history',
+  'channels:write', 'groups:write', 'im:write', 'mpim:write',
+  'users:read', 'users:read.email', 'chat:write',
+];
+
+const READ_SCOPE: Record<FakeConversationKind, string> = { public_channel: 'channels:read', private_channel: 'groups:read', mpim: 'mpim:read', im: 'im:read' };
+const HISTORY_SCOPE: Record<FakeConversationKind, string> = { public_channel: 'channels:history', private_channel: 'groups:history', mpim: 'mpim:history', im: 'im:history' };
+const WRITE_SCOPE: Record<FakeConversationKind, string> = { public_channel: 'channels:write', private_channel: 'groups:write', mpim: 'mpim:write', im: 'im:write' };
+const CHANNEL_TYPE: Record<FakeConversationKind, string> = { public_channel: 'channel', private_channel: 'group', mpim: 'mpim', im: 'im' };
+const CODE_TTL_MS = 10 * 60 * 1000;
+const MAX_TS = '9999999999.999999';
+
+interface TokenRecord {
+  token: string;
+  kind: 'user' | 'bot' | 'app';
+  userId: string;
+  scopes: string[];
+  /** ms */
+  expiresAt?: number;
+  revoked: boolean;
+}
+
+interface CodeRecord {
+  clientId: string;
+  userId: string;
+  userScopes: string[];
+  botScopes: string[];
+  redirectUri: string | null;
+  createdAt: number;
+  used: boolean;
+}
+
+class ApiError extends Error {
+  constructor(
+    readonly error: string,
+    readonly extra: Record<string, unknown> = {},
+  ) {
+    super(error);
+  }
+}
+
+type Params = Record<string, string>;
+type Handler = (params: Params, auth: TokenRecord) => Record<string, unknown>;
+
+const escapeHtml = (s: string): string =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
+
+const encodeCursor = (s: string): string => Buffer.from(s, 'utf8').toString('base64');
+function decodeCursor(cursor: string, prefix: string): string {
+  const text = Buffer.from(cursor, 'base64').toString('utf8');
+  if (encodeCursor(text) !== cursor || !text.startsWith(`${prefix}:`)) throw new ApiError('invalid_cursor');
+  return text.slice(prefix.length + 1);
+}
+
+const splitList = (s: string | undefined): string[] => (s ?? '').split(/[\s,]+/).filter(Boolean);
+const truthy = (s: string | undefined): boolean => s === 'true' || s === '1';
+const nowSec = (): number => Math.floor(Date.now() / 1000);
+const token = (prefix: string): string => `${prefix}${randomBytes(12).toString('hex')}`;
+
+export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<FakeSlack> {
+  const host = options.host ?? '127.0.0.1';
+  const clientId = options.clientId ?? '1111.2222';
+  const clientSecret = options.clientSecret ?? 'fake-secret';
+  const pageLimitMax = options.pageLimitMax ?? 200;
+  const ackTimeoutMs = options.ackTimeoutMs ?? 3000;
+  const ttlSeconds = options.accessTokenTtlSeconds ?? 43200;
+  const verificationToken = 'fake-verification-token';
+
+  const server = createServer();
+  const wss = new WebSocketServer({ noServer: true });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+
+  const workspace = generateWorkspace({ seed: options.seed, size: options.size, now: options.now, baseUrl: url });
+  const team = workspace.team;
+  const appToken = options.appToken ?? `xapp-1-${workspace.appId}-1-fake${randomBytes(8).toString('hex')}`;
+  const userById = (id: string): FakeUser | undefined => workspace.users.find((u) => u.id === id);
+  let consentUser = userById(workspace.memberId) as FakeUser;
+  const memberUser = consentUser;
+  const botUserId = `U0APPBOT${workspace.appId.slice(1, 5)}`;
+
+  const tokens = new Map<string, TokenRecord>();
+  tokens.set(appToken, { token: appToken, kind: 'app', userId: '', scopes: ['connections:write'], revoked: false });
+  const refreshTokens = new Map<string, { userId: string; scopes: string[] }>();
+  const codes = new Map<string, CodeRecord>();
+  /** Users who were issued user tokens, in order (events are delivered for them). */
+  const installed: string[] = [];
+  const rateLimits = new Map<string, Array<string | number | null>>();
+  const calls: FakeSlackCall[] = [];
+
+  // ---------------------------------------------------------------- time stamps
+  let lastMicros = 0;
+  for (const c of workspace.conversations) {
+    for (const m of c.messages) lastMicros = Math.max(lastMicros, microsFromTs(m.ts));
+    for (const rs of Object.values(c.replies)) for (const r of rs) lastMicros = Math.max(lastMicros, microsFromTs(r.ts));
+  }
+  const nextTs = (): string => {
+    lastMicros = Math.max(lastMicros + 1, Date.now() * 1000);
+    return tsFromMicros(lastMicros);
+  };
+
+  // ---------------------------------------------------------------- tokens
+  const issueUserToken = (userId: string, scopes: string[]): { access_token: string; refresh_token?: string; expires_in?: number } => {
+    if (!installed.includes(userId)) installed.push(userId);
+    if (options.tokenRotation) {
+      const access = token(`xoxe.xoxp-1-`);
+      const refresh = token('xoxe-1-');
+      tokens.set(access, { token: access, kind: 'user', userId, scopes, expiresAt: Date.now() + ttlSeconds * 1000, revoked: false });
+      refreshTokens.set(refresh, { userId, scopes });
+      return { access_token: access, refresh_token: refresh, expires_in: ttlSeconds };
+    }
+    const access = token(`xoxp-${team.id.slice(1)}-${userId.slice(1)}-`);
+    tokens.set(access, { token: access, kind: 'user', userId, scopes, revoked: false });
+    return { access_token: access };
+  };
+
+  // ---------------------------------------------------------------- lookups
+  const findConversation = (id: string | undefined): FakeConversation | undefined => workspace.conversations.find((c) => c.id === id);
+  const canSee = (c: FakeConversation, userId: string): boolean => c.kind === 'public_channel' || c.members.includes(userId);
+  const conversationFor = (params: Params, auth: TokenRecord): FakeConversation => {
+    if (!params.channel) throw new ApiError('channel_not_found');
+    const c = findConversation(params.channel);
+    if (!c || !canSee(c, auth.userId)) throw new ApiError('channel_not_found');
+    return c;
+  };
+  const requireScope = (auth: TokenRecord, ...anyOf: string[]): void => {
+    if (auth.kind === 'app') return;
+    if (!anyOf.some((s) => auth.scopes.includes(s))) {
+      throw new ApiError('missing_scope', { needed: anyOf[0], provided: auth.scopes.join(',') });
+    }
+  };
+  const limitOf = (params: Params, fallback = 100): number => {
+    const n = Number.parseInt(params.limit ?? '', 10);
+    return Math.max(1, Math.min(Number.isFinite(n) && n > 0 ? n : fallback, pageLimitMax));
+  };
+  /** A page of `items`; the cursor names the first item of the next page (`prefix:key`). */
+  const paginate = <T>(items: T[], params: Params, prefix: string, keyOf: (t: T) => string, locate?: (items: T[], key: string) => number) => {
+    let start = 0;
+    if (params.cursor) {
+      const key = decodeCursor(params.cursor, prefix);
+      start = locate ? locate(items, key) : items.findIndex((t) => keyOf(t) === key);
+      if (start < 0) throw new ApiError('invalid_cursor');
+    }
+    const limit = limitOf(params);
+    const page = items.slice(start, start + limit);
+    const following = items[start + limit];
+    return { page, next: following === undefined ? '' : encodeCursor(`${prefix}:${keyOf(following)}`) };
+  };
+
+  // ---------------------------------------------------------------- shapes
+  const userObject = (u: FakeUser, auth: TokenRecord): FakeUser => {
+    if (auth.scopes.includes('users:read.email') || !u.profile.email) return u;
+    const profile = { ...u.profile };
+    delete profile.email;
+    return { ...u, profile };
+  };
+  const unreadCounts = (c: FakeConversation, userId: string) => {
+    const lastRead = c.lastRead[userId] ?? NEVER_READ;
+    const unread = c.messages.filter((m) => !m.hidden && compareTs(m.ts, lastRead) > 0);
+    const display = unread.filter((m) => m.user !== userId && m.subtype !== 'channel_join' && m.subtype !== 'channel_leave' && m.subtype !== 'tombstone');
+    return { unread_count: unread.length, unread_count_display: display.length };
+  };
+  const conversationObject = (c: FakeConversation, viewer: string, extra: { info?: boolean } = {}): Record<string, unknown> => {
+    if (c.kind === 'im') {
+      const other = c.members.find((id) => id !== viewer) ?? c.user ?? '';
+      const o: Record<string, unknown> = {
+        id: c.id,
+        created: c.created,
+        is_archived: false,
+        is_im: true,
+        is_org_shared: false,
+        context_team_id: team.id,
+        updated: c.created * 1000,
+        user: other,
+        is_user_deleted: userById(other)?.deleted ?? false,
+        priority: 0,
+      };
+      if (extra.info && c.members.includes(viewer)) {
+        o.last_read = c.lastRead[viewer] ?? NEVER_READ;
+        const latest = c.messages.filter((m) => !m.hidden).at(-1);
+        if (latest) o.latest = latest;
+        Object.assign(o, unreadCounts(c, viewer));
+        o.is_open = true;
+      }
+      return o;
+    }
+    const isPrivate = c.kind !== 'public_channel';
+    const o: Record<string, unknown> = {
+      id: c.id,
+      name: c.name,
+      is_channel: c.kind === 'public_channel',
+      is_group: isPrivate,
+      is_im: false,
+      is_mpim: c.kind === 'mpim',
+      is_private: isPrivate,
+      created: c.created,
+      is_archived: c.is_archived,
+      is_general: c.is_general,
+      unlinked: 0,
+      name_normalized: c.name,
+      is_shared: false,
+      is_org_shared: false,
+      is_pending_ext_shared: false,
+      pending_shared: [],
+      context_team_id: team.id,
+      updated: c.created * 1000,
+      parent_conversation: null,
+      creator: c.creator,
+      is_ext_shared: false,
+      shared_team_ids: [team.id],
+      pending_connected_team_ids: [],
+      is_member: c.members.includes(viewer),
+      topic: c.topic,
+      purpose: c.purpose,
+      previous_names: [],
+      num_members: c.members.length,
+    };
+    if (extra.info && c.members.includes(viewer)) o.last_read = c.lastRead[viewer] ?? NEVER_READ;
+    return o;
+  };
+
+  // ---------------------------------------------------------------- Socket Mode
+  interface LiveSocket {
+    ws: WebSocket;
+    ping: NodeJS.Timeout;
+  }
+  const live: LiveSocket[] = [];
+  const tickets = new Set<string>();
+  const acked: string[] = [];
+  const envelopes: FakeEnvelope[] = [];
+  const queue: Array<Record<string, unknown>> = [];
+  const timers = new Set<NodeJS.Timeout>();
+  let roundRobin = 0;
+  let duplicateNext = false;
+
+  const later = (ms: number, fn: () => void): void => {
+    const t = setTimeout(() => {
+      timers.delete(t);
+      fn();
+    }, ms);
+    timers.add(t);
+  };
+  const transmit = (envelope: Record<string, unknown>): void => {
+    const open = live.filter((s) => s.ws.readyState === WebSocket.OPEN);
+    if (open.length === 0) {
+      queue.push(envelope);
+      return;
+    }
+    const socket = open[roundRobin++ % open.length] as LiveSocket;
+    const payload = envelope.payload as { event_id: string; event: { type: string } };
+    envelopes.push({
+      envelope_id: envelope.envelope_id as string,
+      event_id: payload.event_id,
+      event_type: payload.event.type,
+      retry_attempt: envelope.retry_attempt as number,
+      at: Date.now(),
+    });
+    socket.ws.send(JSON.stringify(envelope));
+    if (envelope.retry_attempt === 0) {
+      later(ackTimeoutMs, () => {
+        if (!acked.includes(envelope.envelope_id as string) && !closed) transmit(retryOf(envelope));
+      });
+    }
+  };
+  const retryOf = (envelope: Record<string, unknown>): Record<string, unknown> => ({
+    ...envelope,
+    envelope_id: randomUUID(),
+    retry_attempt: 1,
+    retry_reason: 'timeout',
+  });
+  /** Delivers an event if an authorized user can see it (`asUser` or the first installed member). */
+  const deliver = (c: FakeConversation, event: Record<string, unknown>, asUser?: string): void => {
+    const candidates = [...installed, memberUser.id];
+    const userId = asUser !== undefined ? (candidates.includes(asUser) ? asUser : undefined) : candidates.find((id) => c.members.includes(id));
+    if (!userId) return;
+    const eventTime = Math.floor(microsFromTs(String(event.event_ts ?? nextTs())) / 1e6);
+    const envelope: Record<string, unknown> = {
+      envelope_id: randomUUID(),
+      payload: {
+        token: verificationToken,
+        team_id: team.id,
+        context_team_id: team.id,
+        context_enterprise_id: null,
+        api_app_id: workspace.appId,
+        event,
+        type: 'event_callback',
+        event_id: `Ev${randomBytes(5).toString('hex').toUpperCase()}`,
+        event_time: eventTime,
+        authorizations: [{ enterprise_id: null, team_id: team.id, user_id: userId, is_bot: false, is_enterprise_install: false }],
+        authed_users: [userId],
+        is_ext_shared_channel: false,
+        event_context: `4-${Buffer.from(JSON.stringify({ cid: c.id, tid: team.id })).toString('base64url')}`,
+      },
+      type: 'events_api',
+      accepts_response_payload: false,
+      retry_attempt: 0,
+      retry_reason: '',
+    };
+    transmit(envelope);
+    if (duplicateNext) {
+      duplicateNext = false;
+      transmit(retryOf(envelope));
+    }
+  };
+  const messageEvent = (c: FakeConversation, m: FakeMessage): Record<string, unknown> => ({
+    ...m,
+    channel: c.id,
+    event_ts: m.ts,
+    channel_type: CHANNEL_TYPE[c.kind],
+  });
+
+  wss.on('connection', (ws: WebSocket) => {
+    const socket: LiveSocket = { ws, ping: setInterval(() => ws.readyState === WebSocket.OPEN && ws.ping(), 10_000) };
+    live.push(socket);
+    ws.on('message', (data) => {
+      try {
+        const message = JSON.parse(data.toString()) as { envelope_id?: unknown };
+        if (typeof message.envelope_id === 'string') acked.push(message.envelope_id);
+      } catch {
+        // Slack ignores what it cannot parse.
+      }
+    });
+    ws.on('close', () => {
+      clearInterval(socket.ping);
+      live.splice(live.indexOf(socket), 1);
+    });
+    ws.on('error', () => undefined);
+    const open = live.filter((s) => s.ws.readyState === WebSocket.OPEN).length;
+    ws.send(
+      JSON.stringify({
+        type: 'hello',
+        num_connections: open,
+        debug_info: { host: `applink-fake-${port}`, build_number: 1, approximate_connection_time: 18060 },
+        connection_info: { app_id: workspace.appId },
+      }),
+    );
+    for (const envelope of queue.splice(0)) transmit(envelope);
+  });
+
+  server.on('upgrade', (req: IncomingMessage, duplex: Duplex, head: Buffer) => {
+    const u = new URL(req.url ?? '/', url);
+    const ticket = u.searchParams.get('ticket') ?? '';
+    if (u.pathname !== '/link/' || !tickets.delete(ticket)) {
+      duplex.end('HTTP/1.1 401 Unauthorized\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
+    wss.handleUpgrade(req, duplex, head, (ws) => wss.emit('connection', ws, req));
+  });
+
+  // ---------------------------------------------------------------- workspace changes
+  const postAs = (userId: string, c: FakeConversation, text: string, threadTs?: string, extra: Partial<FakeMessage> = {}): FakeMessage => {
+    const author = userById(userId);
+    const ts = nextTs();
+    const message: FakeMessage = author?.is_bot
+      ? { type: 'message', subtype: 'bot_message', ts, text, bot_id: author.profile.bot_id ?? 'B0000000000', username: author.real_name, ...extra }
+      : { type: 'message', ts, user: userId, text, team: team.id, client_msg_id: randomClientMsgId(), ...extra };
+    let parent: FakeMessage | undefined;
+    if (threadTs) {
+      parent = c.messages.find((m) => m.ts === threadTs);
+      if (!parent) {
+        // A reply's ts: attach to its thread.
+        const owner = Object.entries(c.replies).find(([, rs]) => rs.some((r) => r.ts === threadTs));
+        if (owner) parent = c.messages.find((m) => m.ts === owner[0]);
+      }
+    }
+    if (parent) {
+      message.thread_ts = parent.ts;
+      if (parent.user) message.parent_user_id = parent.user;
+      (c.replies[parent.ts] ??= []).push(message);
+      refreshThreadParent(c, parent.ts);
+    } else {
+      c.messages.push(message);
+    }
+    deliver(c, messageEvent(c, message));
+    return message;
+  };
+  const conversationOrThrow = (id: string): FakeConversation => {
+    const c = findConversation(id);
+    if (!c) throw new Error(`fake Slack: no conversation ${id}`);
+    return c;
+  };
+  const locateMessage = (c: FakeConversation, ts: string): { message: FakeMessage; list: FakeMessage[]; parentTs?: string } => {
+    const top = c.messages.find((m) => m.ts === ts);
+    if (top) return { message: top, list: c.messages };
+    for (const [parentTs, rs] of Object.entries(c.replies)) {
+      const r = rs.find((x) => x.ts === ts);
+      if (r) return { message: r, list: rs, parentTs };
+    }
+    throw new Error(`fake Slack: no message ${ts} in ${c.id}`);
+  };
+
+  const markEventType = (c: FakeConversation): string => (c.kind === 'public_channel' ? 'channel_marked' : c.kind === 'im' ? 'im_marked' : 'group_marked');
+
+  // ---------------------------------------------------------------- Web API methods
+  const methods: Record<string, { auth: 'user' | 'app' | 'none'; run: Handler }> = {
+    'auth.test': {
+      auth: 'user',
+      run: (_p, auth) => {
+        const u = userById(auth.userId);
+        return {
+          url: `${url}/`,
+          team: team.name,
+          user: u?.name ?? 'bot',
+          team_id: team.id,
+          user_id: auth.userId,
+          ...(auth.kind === 'bot' ? { bot_id: 'B0APPBOT', is_enterprise_install: false } : { is_enterprise_install: false }),
+        };
+      },
+    },
+    'auth.revoke': {
+      auth: 'user',
+      run: (p, auth) => {
+        if (truthy(p.test)) return { revoked: false };
+        auth.revoked = true;
+        return { revoked: true };
+      },
+    },
+    'users.list': {
+      auth: 'user',
+      run: (p, auth) => {
+        requireScope(auth, 'users:read');
+        const { page, next } = paginate(workspace.users, p, 'user', (u) => u.id);
+        return { members: page.map((u) => userObject(u, auth)), cache_ts: nowSec(), response_metadata: { next_cursor: next } };
+      },
+    },
+    'users.info': {
+      auth: 'user',
+      run: (p, auth) => {
+        requireScope(auth, 'users:read');
+        const u = userById(p.user ?? '');
+        if (!u) throw new ApiError('user_not_found');
+        return { user: userObject(u, auth) };
+      },
+    },
+    'users.conversations': {
+      auth: 'user',
+      run: (p, auth) => {
+        const types = conversationTypes(p, auth);
+        const subject = p.user || auth.userId;
+        if (!userById(subject)) throw new ApiError('user_not_found');
+        const list = workspace.conversations.filter(
+          (c) => types.includes(c.kind) && c.members.includes(subject) && canSee(c, auth.userId) && !(truthy(p.exclude_archived) && c.is_archived),
+        );
+        const { page, next } = paginate(list, p, 'team', (c) => c.id);
+        return { channels: page.map((c) => conversationObject(c, auth.userId)), response_metadata: { next_cursor: next } };
+      },
+    },
+    'conversations.list': {
+      auth: 'user',
+      run: (p, auth) => {
+        const types = conversationTypes(p, auth);
+        const list = workspace.conversations.filter(
+          (c) => types.includes(c.kind) && canSee(c, auth.userId) && !(truthy(p.exclude_archived) && c.is_archived),
+        );
+        const { page, next } = paginate(list, p, 'team', (c) => c.id);
+        return { channels: page.map((c) => conversationObject(c, auth.userId)), response_metadata: { next_cursor: next } };
+      },
+    },
+    'conversations.info': {
+      auth: 'user',
+      run: (p, auth) => {
+        const c = conversationFor(p, auth);
+        requireScope(auth, READ_SCOPE[c.kind]);
+        const channel = conversationObject(c, auth.userId, { info: true });
+        if (!truthy(p.include_num_members)) delete channel.num_members;
+        return { channel };
+      },
+    },
+    'conversations.members': {
+      auth: 'user',
+      run: (p, auth) => {
+        const c = conversationFor(p, auth);
+        requireScope(auth, READ_SCOPE[c.kind]);
+        const { page, next } = paginate(c.members, p, 'user_id', (id) => id);
+        return { members: page, response_metadata: { next_cursor: next } };
+      },
+    },
+    'conversations.history': {
+      auth: 'user',
+      run: (p, auth) => {
+        const c = conversationFor(p, auth);
+        requireScope(auth, HISTORY_SCOPE[c.kind]);
+        const { oldest, latest } = range(p);
+        const inclusive = truthy(p.inclusive);
+        const list = c.messages
+          .filter((m) => inRange(m.ts, oldest, latest, inclusive))
+          .sort((a, b) => compareTs(b.ts, a.ts));
+        const { page, next } = paginate(list, p, 'next_ts', (m) => m.ts, (items, key) => {
+          if (Number.isNaN(microsFromTs(key))) return -1;
+          const i = items.findIndex((m) => compareTs(m.ts, key) <= 0);
+          return i < 0 ? items.length : i;
+        });
+        return {
+          messages: page,
+          has_more: next !== '',
+          pin_count: 0,
+          channel_actions_ts: null,
+          channel_actions_count: 0,
+          response_metadata: { next_cursor: next },
+        };
+      },
+    },
+    'conversations.replies': {
+      auth: 'user',
+      run: (p, auth) => {
+        const c = conversationFor(p, auth);
+        requireScope(auth, HISTORY_SCOPE[c.kind]);
+        if (!p.ts) throw new ApiError('thread_not_found');
+        let parent = c.messages.find((m) => m.ts === p.ts);
+        if (!parent) {
+          const owner = Object.entries(c.replies).find(([, rs]) => rs.some((r) => r.ts === p.ts));
+          parent = owner ? c.messages.find((m) => m.ts === owner[0]) : undefined;
+        }
+        if (!parent) throw new ApiError('thread_not_found');
+        const { oldest, latest } = range(p);
+        const inclusive = truthy(p.inclusive);
+        const replies = (c.replies[parent.ts] ?? []).filter((m) => inRange(m.ts, oldest, latest, inclusive));
+        const list = [parent, ...replies];
+        const { page, next } = paginate(list, p, 'next_ts', (m) => m.ts, (items, key) => {
+          if (Number.isNaN(microsFromTs(key))) return -1;
+          const i = items.findIndex((m, index) => index > 0 && compareTs(m.ts, key) >= 0);
+          return i < 0 ? items.length : i;
+        });
+        return { messages: page, has_more: next !== '', response_metadata: { next_cursor: next } };
+      },
+    },
+    'chat.postMessage': {
+      auth: 'user',
+      run: (p, auth) => {
+        requireScope(auth, 'chat:write', 'chat:write:user', 'chat:write:bot');
+        const target = p.channel ?? '';
+        let c = findConversation(target);
+        if (!c && target) {
+          const name = target.replace(/^#/, '');
+          c = workspace.conversations.find((x) => x.kind !== 'im' && x.name === name && canSee(x, auth.userId));
+          // A user id: their IM with the poster.
+          c ??= workspace.conversations.find((x) => x.kind === 'im' && x.members.includes(auth.userId) && x.members.includes(target));
+        }
+        if (!c || !canSee(c, auth.userId)) throw new ApiError('channel_not_found');
+        if (c.is_archived) throw new ApiError('is_archived');
+        if (!c.members.includes(auth.userId)) throw new ApiError('not_in_channel');
+        const text = p.text ?? '';
+        if (!text && !p.blocks && !p.attachments) throw new ApiError('no_text');
+        if (text.length > 40_000) throw new ApiError('msg_too_long');
+        const extra: Partial<FakeMessage> & Record<string, unknown> = {};
+        for (const key of ['blocks', 'attachments'] as const) {
+          if (p[key]) {
+            try {
+              extra[key] = JSON.parse(p[key] as string);
+            } catch {
+              throw new ApiError('invalid_blocks');
+            }
+          }
+        }
+        const message = postAs(auth.userId, c, text, p.thread_ts || undefined, extra as Partial<FakeMessage>);
+        return { channel: c.id, ts: message.ts, message: { ...message } };
+      },
+    },
+    'conversations.mark': {
+      auth: 'user',
+      run: (p, auth) => {
+        const c = conversationFor(p, auth);
+        requireScope(auth, WRITE_SCOPE[c.kind]);
+        if (!p.ts || Number.isNaN(microsFromTs(p.ts))) throw new ApiError('invalid_timestamp');
+        if (!c.members.includes(auth.userId)) throw new ApiError('not_in_channel');
+        markRead(c, auth.userId, p.ts);
+        return {};
+      },
+    },
+    'apps.connections.open': {
+      auth: 'app',
+      run: () => {
+        const ticket = randomUUID();
+        tickets.add(ticket);
+        return { url: `${url.replace(/^http/, 'ws')}/link/?ticket=${ticket}&app_id=${workspace.appId}` };
+      },
+    },
+    'oauth.v2.access': { auth: 'none', run: (p) => oauthAccess(p) },
+  };
+
+  const conversationTypes = (p: Params, auth: TokenRecord): FakeConversationKind[] => {
+    const names = splitList(p.types);
+    const types = (names.length ? names : ['public_channel']) as FakeConversationKind[];
+    for (const t of types) if (!(t in READ_SCOPE)) throw new ApiError('invalid_types');
+    for (const t of types) requireScope(auth, READ_SCOPE[t]);
+    return types;
+  };
+  const range = (p: Params): { oldest: string; latest: string } => {
+    const oldest = p.oldest || '0';
+    const latest = p.latest || MAX_TS;
+    if (Number.isNaN(microsFromTs(oldest))) throw new ApiError('invalid_ts_oldest');
+    if (Number.isNaN(microsFromTs(latest))) throw new ApiError('invalid_ts_latest');
+    return { oldest, latest };
+  };
+  const inRange = (ts: string, oldest: string, latest: string, inclusive: boolean): boolean => {
+    const lo = compareTs(ts, oldest);
+    const hi = compareTs(ts, latest);
+    return inclusive ? lo >= 0 && hi <= 0 : lo > 0 && hi < 0;
+  };
+  const markRead = (c: FakeConversation, userId: string, ts: string): void => {
+    c.lastRead[userId] = ts;
+    const counts = unreadCounts(c, userId);
+    const eventTs = nextTs();
+    deliver(
+      c,
+      {
+        type: markEventType(c),
+        channel: c.id,
+        ts,
+        unread_count: counts.unread_count,
+        unread_count_display: counts.unread_count_display,
+        num_mentions: 0,
+        num_mentions_display: 0,
+        mention_count: 0,
+        mention_count_display: 0,
+        event_ts: eventTs,
+      },
+      userId,
+    );
+  };
+
+  const oauthAccess = (p: Params): Record<string, unknown> => {
+    const grant = p.grant_type || 'authorization_code';
+    if (grant !== 'authorization_code' && grant !== 'refresh_token') throw new ApiError('invalid_grant_type');
+    if (!p.client_id || p.client_id !== clientId) throw new ApiError('invalid_client_id');
+    if (p.client_secret !== clientSecret) throw new ApiError('bad_client_secret');
+    const common = { app_id: workspace.appId, team: { id: team.id, name: team.name }, enterprise: null, is_enterprise_install: false };
+    if (grant === 'refresh_token') {
+      const record = options.tokenRotation ? refreshTokens.get(p.refresh_token ?? '') : undefined;
+      if (!record) throw new ApiError('invalid_refresh_token');
+      refreshTokens.delete(p.refresh_token as string);
+      const issued = issueUserToken(record.userId, record.scopes);
+      return {
+        ...common,
+        access_token: issued.access_token,
+        token_type: 'user',
+        scope: record.scopes.join(','),
+        user_id: record.userId,
+        refresh_token: issued.refresh_token,
+        expires_in: issued.expires_in,
+      };
+    }
+    const code = codes.get(p.code ?? '');
+    if (!code || code.used || code.clientId !== p.client_id || Date.now() - code.createdAt > CODE_TTL_MS) throw new ApiError('invalid_code');
+    if (code.redirectUri !== null && (p.redirect_uri ?? '') !== code.redirectUri) throw new ApiError('bad_redirect_uri');
+    code.used = true;
+    const result: Record<string, unknown> = { ok: true, ...common };
+    const authed: Record<string, unknown> = { id: code.userId };
+    if (code.userScopes.length) {
+      const issued = issueUserToken(code.userId, code.userScopes);
+      Object.assign(authed, { scope: code.userScopes.join(','), access_token: issued.access_token, token_type: 'user' });
+      if (issued.refresh_token) Object.assign(authed, { refresh_token: issued.refresh_token, expires_in: issued.expires_in });
+    }
+    if (code.botScopes.length) {
+      const bot = token(`xoxb-${team.id.slice(1)}-`);
+      tokens.set(bot, { token: bot, kind: 'bot', userId: botUserId, scopes: code.botScopes, revoked: false });
+      Object.assign(result, { scope: code.botScopes.join(','), token_type: 'bot', access_token: bot, bot_user_id: botUserId });
+    }
+    result.authed_user = authed;
+    return result;
+  };
+
+  // ---------------------------------------------------------------- HTTP
+  const readBody = (req: IncomingMessage): Promise<string> =>
+    new Promise((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+      req.on('error', reject);
+    });
+  const sendJson = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void => {
+    const text = JSON.stringify(body);
+    res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), ...headers });
+    res.end(text);
+  };
+  const sendHtml = (res: ServerResponse, status: number, html: string): void => {
+    res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'content-length': Buffer.byteLength(html) });
+    res.end(html);
+  };
+
+  const handleApi = async (req: IncomingMessage, res: ServerResponse, method: string, query: URLSearchParams): Promise<void> => {
+    const at = Date.now();
+    const params: Params = Object.fromEntries(query);
+    const body = req.method === 'POST' ? await readBody(req) : '';
+    if (body) {
+      if ((req.headers['content-type'] ?? '').includes('application/json')) {
+        try {
+          const json = JSON.parse(body) as Record<string, unknown>;
+          for (const [k, v] of Object.entries(json)) if (v !== undefined && v !== null) params[k] = typeof v === 'string' ? v : JSON.stringify(v);
+        } catch {
+          return answer(400, { ok: false, error: 'invalid_json' });
+        }
+      } else {
+        Object.assign(params, Object.fromEntries(new URLSearchParams(body)));
+      }
+    }
+    const header = req.headers.authorization ?? '';
+    let bearer: string | null = /^Bearer\s+(.+)$/i.exec(header)?.[1]?.trim() ?? null;
+    if (bearer === '') bearer = null;
+    const tokenUsed = bearer ?? params.token ?? null;
+    delete params.token;
+    // OAuth clients may send their credentials as HTTP Basic auth.
+    const basic = /^Basic\s+(.+)$/i.exec(header)?.[1];
+    if (basic && method === 'oauth.v2.access') {
+      const [id, secret] = Buffer.from(basic, 'base64').toString('utf8').split(':');
+      params.client_id ??= id ?? '';
+      params.client_secret ??= secret ?? '';
+    }
+    function answer(status: number, json: Record<string, unknown>, headers: Record<string, string> = {}): void {
+      calls.push({ method, params, token: tokenUsed, at, status });
+      sendJson(res, status, json, headers);
+    }
+
+    const limited = rateLimits.get(method);
+    if (limited && limited.length > 0) {
+      const retryAfter = limited.shift();
+      if (limited.length === 0) rateLimits.delete(method);
+      return answer(429, { ok: false, error: 'ratelimited' }, retryAfter === null || retryAfter === undefined ? {} : { 'retry-after': String(retryAfter) });
+    }
+    const spec = methods[method];
+    if (!spec) return answer(200, { ok: false, error: 'unknown_method' });
+    let auth: TokenRecord = { token: '', kind: 'user', userId: '', scopes: [], revoked: false };
+    if (spec.auth !== 'none') {
+      if (!tokenUsed) return answer(200, { ok: false, error: 'not_authed' });
+      const record = tokens.get(tokenUsed);
+      if (!record) return answer(200, { ok: false, error: 'invalid_auth' });
+      if (record.revoked) return answer(200, { ok: false, error: 'token_revoked' });
+      if (record.expiresAt !== undefined && Date.now() >= record.expiresAt) return answer(200, { ok: false, error: 'token_expired' });
+      if ((spec.auth === 'app') !== (record.kind === 'app')) return answer(200, { ok: false, error: 'not_allowed_token_type' });
+      auth = record;
+    }
+    const scopeHeaders: Record<string, string> = spec.auth === 'none' ? {} : { 'x-oauth-scopes': auth.scopes.join(',') };
+    try {
+      const result = spec.run(params, auth);
+      return answer(200, { ok: true, ...result }, scopeHeaders);
+    } catch (error) {
+      if (error instanceof ApiError) return answer(200, { ok: false, error: error.error, ...error.extra }, scopeHeaders);
+      return answer(500, { ok: false, error: 'fatal_error', detail: String(error) });
+    }
+  };
+
+  const authorizePage = (res: ServerResponse, query: URLSearchParams): void => {
+    const errorPage = (message: string) =>
+      sendHtml(res, 400, `<!doctype html><html><head><meta charset="utf-8"><title>Slack: error</title></head><body><h1>Something went wrong</h1><p id="error">${escapeHtml(message)}</p></body></html>`);
+    const id = query.get('client_id') ?? '';
+    if (id !== clientId) return errorPage(`Invalid client_id parameter: "${id}"`);
+    const redirect = query.get('redirect_uri');
+    if (!redirect) return errorPage('Missing redirect_uri parameter');
+    let redirectUrl: URL;
+    try {
+      redirectUrl = new URL(redirect);
+    } catch {
+      return errorPage('Invalid redirect_uri parameter');
+    }
+    const state = query.get('state') ?? '';
+    const userScopes = splitList(query.get('user_scope') ?? '');
+    const botScopes = splitList(query.get('scope') ?? '');
+    const code = `${team.id.slice(1)}.${Date.now()}.${randomBytes(16).toString('hex')}`;
+    codes.set(code, { clientId: id, userId: consentUser.id, userScopes, botScopes, redirectUri: redirect, createdAt: Date.now(), used: false });
+    const form = (label: string, add: Record<string, string>) => {
+      const target = new URL(redirectUrl);
+      for (const [k, v] of Object.entries(add)) target.searchParams.set(k, v);
+      const action = new URL(target);
+      action.search = '';
+      const hidden = [...target.searchParams].map(([k, v]) => `<input type="hidden" name="${escapeHtml(k)}" value="${escapeHtml(v)}">`).join('');
+      return `<form method="get" action="${escapeHtml(action.toString())}" data-url="${escapeHtml(target.toString())}">${hidden}<button type="submit">${label}</button></form>`;
+    };
+    const scopes = [...userScopes.map((s) => `<li data-scope-type="user">${escapeHtml(s)}</li>`), ...botScopes.map((s) => `<li data-scope-type="bot">${escapeHtml(s)} (bot)</li>`)].join('');
+    sendHtml(
+      res,
+      200,
+      `<!doctype html><html><head><meta charset="utf-8"><title>Slack: authorize</title></head><body>
+<h1>Sift is requesting permission to access the <span id="team">${escapeHtml(team.name)}</span> Slack workspace</h1>
+<p>Signed in as <strong id="user">${escapeHtml(consentUser.real_name)}</strong> (<span id="user-id">${consentUser.id}</span>) on ${escapeHtml(team.domain)}.slack.com</p>
+<h2>What will Sift be able to view?</h2><ul id="scopes">${scopes}</ul>
+${form('Allow', { code, state })}
+${form('Cancel', { error: 'access_denied', state })}
+</body></html>`,
+    );
+  };
+
+  const avatar = (res: ServerResponse, userId: string): void => {
+    const u = userById(userId);
+    const initials = (u?.real_name ?? '?').split(/\s+/).map((w) => w.charAt(0)).join('').slice(0, 2).toUpperCase();
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64" viewBox="0 0 64 64"><rect width="64" height="64" fill="#${u?.color ?? '999999'}"/><text x="32" y="40" font-family="sans-serif" font-size="24" fill="#fff" text-anchor="middle">${escapeHtml(initials)}</text></svg>`;
+    res.writeHead(u ? 200 : 404, { 'content-type': 'image/svg+xml', 'cache-control': 'max-age=3600' });
+    res.end(svg);
+  };
+
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    const u = new URL(req.url ?? '/', url);
+    const api = /^\/api\/([\w.]+)$/.exec(u.pathname);
+    if (api && (req.method === 'POST' || req.method === 'GET')) {
+      handleApi(req, res, api[1] as string, u.searchParams).catch((error: unknown) => {
+        if (!res.headersSent) sendJson(res, 500, { ok: false, error: 'fatal_error', detail: String(error) });
+      });
+      return;
+    }
+    if (u.pathname === '/oauth/v2/authorize' && req.method === 'GET') return authorizePage(res, u.searchParams);
+    const av = /^\/avatars\/(\w+)_\d+\.png$/.exec(u.pathname);
+    if (av && req.method === 'GET') return avatar(res, av[1] as string);
+    sendJson(res, 404, { ok: false, error: 'not_found' });
+  });
+
+  // ---------------------------------------------------------------- the fake's own handle
+  let closed = false;
+  const fake: FakeSlack = {
+    url,
+    apiUrl: `${url}/api/`,
+    authorizeUrl: `${url}/oauth/v2/authorize`,
+    clientId,
+    clientSecret,
+    appToken,
+    team,
+    workspace,
+    member: memberUser,
+    setConsentUser(userId) {
+      const u = userById(userId);
+      if (!u) throw new Error(`fake Slack: no user ${userId}`);
+      consentUser = u;
+    },
+    post(userId, channel, text, opts = {}) {
+      const c = conversationOrThrow(channel);
+      if (!userById(userId)) throw new Error(`fake Slack: no user ${userId}`);
+      return { ts: postAs(userId, c, text, opts.thread_ts).ts };
+    },
+    edit(channel, ts, text) {
+      const c = conversationOrThrow(channel);
+      const { message } = locateMessage(c, ts);
+      const previous = { ...message };
+      const eventTs = nextTs();
+      message.text = text;
+      message.edited = { user: message.user ?? message.bot_id ?? '', ts: eventTs };
+      deliver(c, {
+        type: 'message',
+        subtype: 'message_changed',
+        hidden: true,
+        message: { ...message },
+        channel: c.id,
+        previous_message: previous,
+        event_ts: eventTs,
+        ts: eventTs,
+        channel_type: CHANNEL_TYPE[c.kind],
+      });
+    },
+    remove(channel, ts) {
+      const c = conversationOrThrow(channel);
+      const { message, list, parentTs } = locateMessage(c, ts);
+      const previous = { ...message };
+      const replies = c.replies[ts];
+      if (replies && replies.length > 0) {
+        // Slack keeps a deleted thread parent as a tombstone while it has replies.
+        message.subtype = 'tombstone';
+        message.text = 'This message was deleted.';
+        message.user = 'USLACKBOT';
+        message.hidden = true;
+        delete message.client_msg_id;
+        delete message.reactions;
+        delete message.edited;
+      } else {
+        list.splice(list.indexOf(message), 1);
+        if (parentTs) refreshThreadParent(c, parentTs);
+      }
+      const eventTs = nextTs();
+      deliver(c, {
+        type: 'message',
+        subtype: 'message_deleted',
+        hidden: true,
+        deleted_ts: ts,
+        channel: c.id,
+        previous_message: previous,
+        event_ts: eventTs,
+        ts: eventTs,
+        channel_type: CHANNEL_TYPE[c.kind],
+      });
+    },
+    join(userId, channel) {
+      const c = conversationOrThrow(channel);
+      if (c.kind === 'im') throw new Error('fake Slack: cannot join an IM');
+      if (c.members.includes(userId)) return;
+      c.members.push(userId);
+      c.lastRead[userId] = c.messages.at(-1)?.ts ?? NEVER_READ;
+      const eventTs = nextTs();
+      deliver(c, { type: 'member_joined_channel', user: userId, channel: c.id, channel_type: c.kind === 'public_channel' ? 'C' : 'G', team: team.id, event_ts: eventTs });
+      postAs(userId, c, `<@${userId}> has joined the channel`, undefined, { subtype: 'channel_join' });
+    },
+    leave(userId, channel) {
+      const c = conversationOrThrow(channel);
+      if (!c.members.includes(userId)) return;
+      // The channel_leave message and the event while the user is still in (so their own leave reaches them).
+      postAs(userId, c, `<@${userId}> has left the channel`, undefined, { subtype: 'channel_leave' });
+      const eventTs = nextTs();
+      deliver(c, { type: 'member_left_channel', user: userId, channel: c.id, channel_type: c.kind === 'public_channel' ? 'C' : 'G', team: team.id, event_ts: eventTs });
+      c.members.splice(c.members.indexOf(userId), 1);
+      delete c.lastRead[userId];
+    },
+    rateLimit(method, times, retryAfter) {
+      const list = rateLimits.get(method) ?? [];
+      for (let i = 0; i < times; i++) list.push(retryAfter);
+      rateLimits.set(method, list);
+    },
+    revoke(t) {
+      const record = tokens.get(t);
+      if (record) record.revoked = true;
+      else tokens.set(t, { token: t, kind: 'user', userId: '', scopes: [], revoked: true });
+    },
+    expireToken(t) {
+      const record = tokens.get(t);
+      if (!record) throw new Error('fake Slack: unknown token');
+      record.expiresAt = Date.now();
+    },
+    issueToken(userId = memberUser.id, scopes = ALL_USER_SCOPES) {
+      if (!userById(userId)) throw new Error(`fake Slack: no user ${userId}`);
+      return issueUserToken(userId, [...scopes]).access_token;
+    },
+    duplicateNextEvent() {
+      duplicateNext = true;
+    },
+    sendDisconnect(reason = 'refresh_requested') {
+      for (const s of live) {
+        if (s.ws.readyState === WebSocket.OPEN) s.ws.send(JSON.stringify({ type: 'disconnect', reason, debug_info: { host: `applink-fake-${port}` } }));
+      }
+    },
+    calls,
+    sockets: () => live.filter((s) => s.ws.readyState === WebSocket.OPEN).length,
+    acked,
+    envelopes,
+    async close() {
+      if (closed) return;
+      closed = true;
+      for (const t of timers) clearTimeout(t);
+      timers.clear();
+      for (const s of [...live]) {
+        clearInterval(s.ping);
+        s.ws.terminate();
+      }
+      wss.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+  return fake;
+}

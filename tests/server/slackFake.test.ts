@@ -1,0 +1,362 @@
+/**
+ * The fake Slack server (tests/fakes/slackServer.ts) driven through Slack's official clients:
+ * WebClient for OAuth and the Web API, SocketModeClient for events.
+ */
+import { LogLevel, SocketModeClient } from '@slack/socket-mode';
+import { ErrorCode, WebClient, type WebAPIPlatformError } from '@slack/web-api';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeSlack, type FakeConversation, type FakeSlack } from '../fakes/slackServer';
+
+const REDIRECT = 'http://localhost:5199/slack/callback?from=test';
+const USER_SCOPES = 'channels:read,groups:read,im:read,mpim:read,channels:history,groups:history,im:history,mpim:history,channels:write,groups:write,im:write,mpim:write,users:read,chat:write';
+/** A page of WebClient.paginate, which types pages as WebAPICallResult. */
+type Paged = { members?: unknown; channels?: unknown; messages?: unknown; has_more?: boolean };
+const quickRetries = { retries: 3, minTimeout: 0, maxTimeout: 0 };
+
+const client = (fake: FakeSlack, token?: string, extra: ConstructorParameters<typeof WebClient>[1] = {}) =>
+  new WebClient(token, { slackApiUrl: fake.apiUrl, logLevel: LogLevel.ERROR, retryConfig: quickRetries, ...extra });
+
+/** The error string of a rejected WebClient call. */
+async function slackError(call: Promise<unknown>): Promise<WebAPIPlatformError['data']> {
+  try {
+    await call;
+  } catch (error) {
+    const e = error as WebAPIPlatformError;
+    expect(e.code).toBe(ErrorCode.PlatformError);
+    return e.data;
+  }
+  throw new Error('expected the call to fail');
+}
+
+async function waitFor<T>(probe: () => T | undefined | false, timeoutMs = 5000): Promise<T> {
+  const start = Date.now();
+  for (;;) {
+    const value = probe();
+    if (value) return value;
+    if (Date.now() - start > timeoutMs) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** Follows the authorize page the way a browser would: returns the Allow and Cancel targets. */
+async function authorize(fake: FakeSlack, query: Record<string, string>): Promise<{ status: number; html: string; allow?: URL; cancel?: URL }> {
+  const res = await fetch(`${fake.authorizeUrl}?${new URLSearchParams(query)}`);
+  const html = await res.text();
+  const forms = [...html.matchAll(/<form method="get" action="([^"]*)" data-url="([^"]*)">(.*?)<\/form>/g)];
+  const target = (label: string): URL | undefined => {
+    const form = forms.find((f) => (f[3] as string).includes(`>${label}</button>`));
+    if (!form) return undefined;
+    // Submit the form: its action plus its hidden inputs.
+    const action = new URL((form[1] as string).replace(/&amp;/g, '&'));
+    for (const input of (form[3] as string).matchAll(/<input type="hidden" name="([^"]*)" value="([^"]*)">/g)) {
+      action.searchParams.append(input[1] as string, (input[2] as string).replace(/&amp;/g, '&'));
+    }
+    expect(action.toString()).toBe(new URL((form[2] as string).replace(/&amp;/g, '&')).toString());
+    return action;
+  };
+  return { status: res.status, html, allow: target('Allow'), cancel: target('Cancel') };
+}
+
+async function install(fake: FakeSlack, scopes = USER_SCOPES) {
+  const page = await authorize(fake, { client_id: fake.clientId, user_scope: scopes, redirect_uri: REDIRECT, state: 's1' });
+  const code = page.allow?.searchParams.get('code') as string;
+  return client(fake).oauth.v2.access({ client_id: fake.clientId, client_secret: fake.clientSecret, code, redirect_uri: REDIRECT });
+}
+
+describe('fake Slack: OAuth v2', () => {
+  let fake: FakeSlack;
+  beforeAll(async () => {
+    fake = await startFakeSlack({ size: 'small', seed: 7 });
+  });
+  afterAll(() => fake.close());
+
+  it('shows a consent page and exchanges the code of its Allow button for a user token', async () => {
+    const page = await authorize(fake, { client_id: fake.clientId, scope: '', user_scope: USER_SCOPES, redirect_uri: REDIRECT, state: 'xyz' });
+    expect(page.status).toBe(200);
+    expect(page.html).toContain(fake.team.name);
+    expect(page.html).toContain(fake.member.real_name);
+    expect(page.html).toContain('channels:history');
+    expect(page.allow?.origin + page.allow!.pathname).toBe('http://localhost:5199/slack/callback');
+    expect(page.allow?.searchParams.get('from')).toBe('test');
+    expect(page.allow?.searchParams.get('state')).toBe('xyz');
+    expect(page.cancel?.searchParams.get('error')).toBe('access_denied');
+    expect(page.cancel?.searchParams.get('state')).toBe('xyz');
+
+    const code = page.allow?.searchParams.get('code') as string;
+    const web = client(fake);
+    const result = await web.oauth.v2.access({ client_id: fake.clientId, client_secret: fake.clientSecret, code, redirect_uri: REDIRECT });
+    expect(result.ok).toBe(true);
+    expect(result.team).toEqual({ id: fake.team.id, name: fake.team.name });
+    expect(result.app_id).toBe(fake.workspace.appId);
+    expect(result.authed_user?.id).toBe(fake.member.id);
+    expect(result.authed_user?.token_type).toBe('user');
+    expect(result.authed_user?.scope).toBe(USER_SCOPES);
+    expect(result.authed_user?.access_token).toMatch(/^xoxp-/);
+    expect(result.authed_user?.refresh_token).toBeUndefined();
+    expect(result.access_token).toBeUndefined();
+
+    const call = fake.calls.at(-1);
+    expect(call).toMatchObject({ method: 'oauth.v2.access', status: 200, token: null });
+    expect(call?.params.code).toBe(code);
+
+    // Single use.
+    expect((await slackError(web.oauth.v2.access({ client_id: fake.clientId, client_secret: fake.clientSecret, code, redirect_uri: REDIRECT }))).error).toBe('invalid_code');
+
+    const me = await client(fake, result.authed_user?.access_token).auth.test();
+    expect(me).toMatchObject({ ok: true, user_id: fake.member.id, team_id: fake.team.id, team: fake.team.name, user: fake.member.name });
+  });
+
+  it('checks the client, the code and the redirect_uri', async () => {
+    const web = client(fake);
+    const page = await authorize(fake, { client_id: fake.clientId, user_scope: 'users:read', redirect_uri: REDIRECT, state: 's' });
+    const code = page.allow?.searchParams.get('code') as string;
+    expect((await slackError(web.oauth.v2.access({ client_id: 'nope', client_secret: fake.clientSecret, code }))).error).toBe('invalid_client_id');
+    expect((await slackError(web.oauth.v2.access({ client_id: fake.clientId, client_secret: 'wrong', code }))).error).toBe('bad_client_secret');
+    expect((await slackError(web.oauth.v2.access({ client_id: fake.clientId, client_secret: fake.clientSecret, code: 'made-up' }))).error).toBe('invalid_code');
+    expect((await slackError(web.oauth.v2.access({ client_id: fake.clientId, client_secret: fake.clientSecret, code, redirect_uri: 'http://localhost:5199/other' }))).error).toBe('bad_redirect_uri');
+    expect((await slackError(web.oauth.v2.access({ client_id: fake.clientId, client_secret: fake.clientSecret, code, grant_type: 'password' } as never))).error).toBe('invalid_grant_type');
+    // Still usable after those failures.
+    const ok = await web.oauth.v2.access({ client_id: fake.clientId, client_secret: fake.clientSecret, code, redirect_uri: REDIRECT });
+    expect(ok.authed_user?.scope).toBe('users:read');
+
+    const unknown = await authorize(fake, { client_id: '9999.0000', user_scope: 'users:read', redirect_uri: REDIRECT });
+    expect(unknown.status).toBe(400);
+    expect(unknown.allow).toBeUndefined();
+  });
+
+  it('lets another user consent', async () => {
+    const other = fake.workspace.users.find((u) => !u.is_bot && u.id !== fake.member.id && u.id !== 'USLACKBOT')!;
+    fake.setConsentUser(other.id);
+    try {
+      const result = await install(fake);
+      expect(result.authed_user?.id).toBe(other.id);
+    } finally {
+      fake.setConsentUser(fake.member.id);
+    }
+  });
+});
+
+describe('fake Slack: Web API', () => {
+  let fake: FakeSlack;
+  let token: string;
+  let web: WebClient;
+  const memberConversations = () => fake.workspace.conversations.filter((c) => c.members.includes(fake.member.id));
+  beforeAll(async () => {
+    fake = await startFakeSlack({ seed: 42, pageLimitMax: 50 });
+    token = (await install(fake)).authed_user?.access_token as string;
+    web = client(fake, token);
+  });
+  afterAll(() => fake.close());
+
+  it('holds a workspace of the default size', () => {
+    const kinds = (k: FakeConversation['kind']) => fake.workspace.conversations.filter((c) => c.kind === k).length;
+    expect(fake.workspace.users).toHaveLength(40);
+    expect(fake.workspace.conversations.length).toBeGreaterThan(200);
+    for (const k of ['public_channel', 'private_channel', 'im', 'mpim'] as const) expect(kinds(k)).toBeGreaterThan(10);
+    const threads = fake.workspace.conversations.reduce((n, c) => n + Object.keys(c.replies).length, 0);
+    expect(threads).toBeGreaterThan(100);
+    const unread = memberConversations().filter((c) => c.messages.length > 0 && c.lastRead[fake.member.id] !== c.messages.at(-1)?.ts);
+    expect(unread.length).toBeGreaterThan(10);
+  });
+
+  it('pages users.list to the end with small limits', async () => {
+    const before = fake.calls.length;
+    const ids: string[] = [];
+    for await (const page of web.paginate('users.list', { limit: 7 })) {
+      ids.push(...(((page as Paged).members as Array<{ id: string }>) ?? []).map((m) => m.id));
+    }
+    expect(ids).toEqual(fake.workspace.users.map((u) => u.id));
+    const listCalls = fake.calls.slice(before).filter((c) => c.method === 'users.list');
+    expect(listCalls).toHaveLength(Math.ceil(40 / 7));
+    expect(listCalls[0]?.params.limit).toBe('7');
+    expect(listCalls[1]?.params.cursor).toBeTruthy();
+    expect(listCalls.every((c) => c.token === token)).toBe(true);
+
+    const one = await web.users.info({ user: fake.member.id });
+    expect(one.user).toMatchObject({ id: fake.member.id, team_id: fake.team.id, name: fake.member.name, is_bot: false, deleted: false });
+    expect(one.user?.profile?.image_48).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/avatars\//);
+    expect(one.user?.profile?.email).toBeUndefined(); // no users:read.email
+    expect((await fetch(one.user!.profile!.image_48!)).headers.get('content-type')).toBe('image/svg+xml');
+    expect((await slackError(web.users.info({ user: 'UNOSUCHUSER' }))).error).toBe('user_not_found');
+  });
+
+  it('pages users.conversations and caps limit by pageLimitMax', async () => {
+    const ids: string[] = [];
+    for await (const page of web.paginate('users.conversations', { types: 'public_channel,private_channel,mpim,im', limit: 9 })) {
+      ids.push(...((page as Paged).channels as Array<{ id: string }>).map((c) => c.id));
+    }
+    expect(ids).toEqual(memberConversations().map((c) => c.id));
+
+    const big = await web.users.conversations({ types: 'public_channel,private_channel,mpim,im', limit: 1000 });
+    expect(big.channels).toHaveLength(50);
+    expect(big.response_metadata?.next_cursor).not.toBe('');
+
+    const ims = await web.users.conversations({ types: 'im', limit: 200 });
+    expect(ims.channels?.every((c) => c.is_im && c.id?.startsWith('D') && c.user !== fake.member.id)).toBe(true);
+    const publics = await web.users.conversations({ limit: 200 });
+    expect(publics.channels?.every((c) => c.is_channel && !c.is_private)).toBe(true);
+
+    const all: string[] = [];
+    for await (const page of web.paginate('conversations.list', { types: 'public_channel', limit: 50 })) {
+      all.push(...((page as Paged).channels as Array<{ id: string }>).map((c) => c.id));
+    }
+    expect(all).toEqual(fake.workspace.conversations.filter((c) => c.kind === 'public_channel').map((c) => c.id));
+
+    expect((await slackError(web.users.conversations({ cursor: 'bm90LWEtY3Vyc29y' }))).error).toBe('invalid_cursor');
+    expect((await slackError(web.users.conversations({ types: 'dm' }))).error).toBe('invalid_types');
+  });
+
+  it('pages conversations.history newest first, top-level messages and thread parents only', async () => {
+    const general = fake.workspace.conversations.find((c) => c.is_general)!;
+    const got: Array<{ ts?: string; reply_count?: number }> = [];
+    let pages = 0;
+    for await (const page of web.paginate('conversations.history', { channel: general.id, limit: 7 })) {
+      pages++;
+      got.push(...((page as Paged).messages as typeof got));
+      expect((page as Paged).has_more).toBe(page.response_metadata?.next_cursor !== '');
+    }
+    expect(pages).toBe(Math.ceil(general.messages.length / 7));
+    expect(got.map((m) => m.ts)).toEqual([...general.messages].reverse().map((m) => m.ts));
+    const parents = got.filter((m) => (m.reply_count ?? 0) > 0);
+    expect(parents.length).toBeGreaterThan(0);
+    const replyTs = new Set(Object.values(general.replies).flat().map((r) => r.ts));
+    expect(got.some((m) => replyTs.has(m.ts as string))).toBe(false);
+
+    // oldest / latest / inclusive.
+    const mid = general.messages[20]!.ts;
+    const end = general.messages[30]!.ts;
+    const window = await web.conversations.history({ channel: general.id, oldest: mid, latest: end, limit: 100 });
+    expect(window.messages?.map((m) => m.ts)).toEqual(general.messages.slice(21, 30).reverse().map((m) => m.ts));
+    const inclusive = await web.conversations.history({ channel: general.id, oldest: mid, latest: end, inclusive: true, limit: 100 });
+    expect(inclusive.messages).toHaveLength(11);
+
+    const notMine = fake.workspace.conversations.find((c) => c.kind === 'private_channel' && !c.members.includes(fake.member.id))!;
+    expect((await slackError(web.conversations.history({ channel: notMine.id }))).error).toBe('channel_not_found');
+    expect((await slackError(web.conversations.history({ channel: general.id, cursor: 'garbage' }))).error).toBe('invalid_cursor');
+  });
+
+  it('answers conversations.replies parent first, then the replies in order', async () => {
+    const c = memberConversations().find((x) => Object.keys(x.replies).length > 0 && Object.values(x.replies).some((r) => r.length >= 3))!;
+    const [parentTs, replies] = Object.entries(c.replies).find(([, r]) => r.length >= 3)!;
+    const all: Array<{ ts?: string; thread_ts?: string; parent_user_id?: string }> = [];
+    for await (const page of web.paginate('conversations.replies', { channel: c.id, ts: parentTs, limit: 2 })) {
+      all.push(...((page as Paged).messages as typeof all));
+    }
+    expect(all.map((m) => m.ts)).toEqual([parentTs, ...replies.map((r) => r.ts)]);
+    expect(all.every((m) => m.thread_ts === parentTs)).toBe(true);
+    expect(all[1]?.parent_user_id).toBe(c.messages.find((m) => m.ts === parentTs)?.user);
+    expect((await slackError(web.conversations.replies({ channel: c.id, ts: '1.000001' }))).error).toBe('thread_not_found');
+  });
+
+  it('answers conversations.info with last_read, and unread counts for IMs', async () => {
+    const im = memberConversations().find((c) => c.kind === 'im' && c.messages.length > 1 && c.lastRead[fake.member.id] !== c.messages.at(-1)?.ts)!;
+    const info = await web.conversations.info({ channel: im.id });
+    expect(info.channel).toMatchObject({ id: im.id, is_im: true, last_read: im.lastRead[fake.member.id] });
+    expect((info.channel as { unread_count?: number } | undefined)?.unread_count).toBeGreaterThan(0);
+    const channel = memberConversations().find((c) => c.kind === 'public_channel')!;
+    const ci = await web.conversations.info({ channel: channel.id, include_num_members: true });
+    expect(ci.channel).toMatchObject({ id: channel.id, name: channel.name, is_member: true, last_read: channel.lastRead[fake.member.id], num_members: channel.members.length });
+
+    const members: string[] = [];
+    for await (const page of web.paginate('conversations.members', { channel: channel.id, limit: 2 })) members.push(...((page as Paged).members as string[]));
+    expect(members).toEqual(channel.members);
+  });
+
+  it('posts with chat.postMessage and marks with conversations.mark', async () => {
+    const channel = memberConversations().find((c) => c.kind === 'public_channel' && !c.is_archived)!;
+    const posted = await web.chat.postMessage({ channel: channel.id, text: 'hello <@' + fake.member.id + '> :wave:' });
+    expect(posted).toMatchObject({ ok: true, channel: channel.id, message: { type: 'message', user: fake.member.id, text: `hello <@${fake.member.id}> :wave:` } });
+    expect(channel.messages.at(-1)?.ts).toBe(posted.ts);
+
+    const reply = await web.chat.postMessage({ channel: channel.id, text: 'in thread', thread_ts: posted.ts as string });
+    expect(reply.message?.thread_ts).toBe(posted.ts);
+    const parent = channel.messages.find((m) => m.ts === posted.ts)!;
+    expect(parent).toMatchObject({ reply_count: 1, latest_reply: reply.ts, thread_ts: posted.ts });
+    expect(Number(reply.ts)).toBeGreaterThan(Number(posted.ts));
+
+    await web.conversations.mark({ channel: channel.id, ts: posted.ts as string });
+    expect(channel.lastRead[fake.member.id]).toBe(posted.ts);
+    expect((await web.conversations.info({ channel: channel.id })).channel?.last_read).toBe(posted.ts);
+
+    const notIn = fake.workspace.conversations.find((c) => c.kind === 'public_channel' && !c.is_archived && !c.members.includes(fake.member.id))!;
+    expect((await slackError(web.chat.postMessage({ channel: notIn.id, text: 'x' }))).error).toBe('not_in_channel');
+    expect((await slackError(web.chat.postMessage({ channel: 'C0NOPE', text: 'x' }))).error).toBe('channel_not_found');
+    expect((await slackError(web.conversations.mark({ channel: channel.id, ts: 'yesterday' }))).error).toBe('invalid_timestamp');
+  });
+
+  it('enforces scopes and token types', async () => {
+    const narrow = client(fake, fake.issueToken(fake.member.id, ['channels:read']));
+    const general = fake.workspace.conversations.find((c) => c.is_general)!;
+    const data = await slackError(narrow.conversations.history({ channel: general.id }));
+    expect(data).toMatchObject({ error: 'missing_scope', needed: 'channels:history', provided: 'channels:read' });
+    expect((await slackError(narrow.users.conversations({ types: 'im' }))).error).toBe('missing_scope');
+    expect((await slackError(web.apps.connections.open())).error).toBe('not_allowed_token_type');
+    expect((await slackError(client(fake, 'xoxp-not-a-token').auth.test())).error).toBe('invalid_auth');
+    expect((await slackError(client(fake).auth.test())).error).toBe('not_authed');
+    // The token may also come as a param, and requests may be GETs.
+    const viaGet = await (await fetch(`${fake.apiUrl}auth.test?token=${encodeURIComponent(token)}`)).json();
+    expect(viaGet).toMatchObject({ ok: true, user_id: fake.member.id });
+  });
+
+  it('answers 429 with Retry-After, and WebClient waits that long before retrying', async () => {
+    fake.rateLimit('users.info', 1, 1);
+    const started = Date.now();
+    const result = await web.users.info({ user: fake.member.id });
+    expect(result.ok).toBe(true);
+    const attempts = fake.calls.filter((c) => c.method === 'users.info' && c.at >= started);
+    expect(attempts.map((c) => c.status)).toEqual([429, 200]);
+    expect(attempts[1]!.at - attempts[0]!.at).toBeGreaterThanOrEqual(1000);
+
+    // rejectRateLimitedCalls surfaces the delay; no (or a non-numeric) Retry-After cannot be retried.
+    fake.rateLimit('auth.test', 1, 30);
+    const rejecting = client(fake, token, { rejectRateLimitedCalls: true });
+    await expect(rejecting.auth.test()).rejects.toMatchObject({ code: ErrorCode.RateLimitedError, retryAfter: 30 });
+    fake.rateLimit('auth.test', 1, 'soon');
+    await expect(web.auth.test()).rejects.toThrow(/Retry header did not contain a valid timeout/);
+    fake.rateLimit('auth.test', 1, null);
+    await expect(web.auth.test()).rejects.toThrow(/Retry header/);
+    expect((await web.auth.test()).ok).toBe(true);
+  });
+
+  it('revokes tokens', async () => {
+    const t = fake.issueToken();
+    const w = client(fake, t);
+    expect((await w.auth.test()).ok).toBe(true);
+    fake.revoke(t);
+    expect((await slackError(w.auth.test())).error).toBe('token_revoked');
+
+    const t2 = fake.issueToken();
+    expect(await client(fake, t2).auth.revoke()).toMatchObject({ ok: true, revoked: true });
+    expect((await slackError(client(fake, t2).users.list({}))).error).toBe('token_revoked');
+  });
+});
+
+describe('fake Slack: token rotation', () => {
+  let fake: FakeSlack;
+  beforeAll(async () => {
+    fake = await startFakeSlack({ size: 'small', tokenRotation: true, accessTokenTtlSeconds: 600 });
+  });
+  afterAll(() => fake.close());
+
+  it('issues expiring user tokens with a refresh token, and refreshes them', async () => {
+    const installed = await install(fake);
+    const user = installed.authed_user!;
+    expect(user.access_token).toMatch(/^xoxe\.xoxp-1-/);
+    expect(user.refresh_token).toMatch(/^xoxe-1-/);
+    expect(user.expires_in).toBe(600);
+    expect((await client(fake, user.access_token).auth.test()).user_id).toBe(fake.member.id);
+
+    fake.expireToken(user.access_token!);
+    expect((await slackError(client(fake, user.access_token).auth.test())).error).toBe('token_expired');
+
+    const web = client(fake);
+    const refreshed = await web.oauth.v2.access({ client_id: fake.clientId, client_secret: fake.clientSecret, grant_type: 'refresh_token', refresh_token: user.refresh_token });
+    expect(refreshed).toMatchObject({ ok: true, token_type: 'user', expires_in: 600, team: { id: fake.team.id } });
+    expect(refreshed.access_token).toMatch(/^xoxe\.xoxp-1-/);
+    expect(refreshed.refresh_token).not.toBe(user.refresh_token);
+    expect((await client(fake, refreshed.access_token).auth.test()).user_id).toBe(fake.member.id);
+
+    // The used refresh token is spent.
+    expect((await slackError(web.oauth.v2.access({ client_id: fake.clientId, client_secret: fake.clientSecret, grant_type: 'refresh_token', refresh_token: user.refresh_token }))).error).toBe('invalid_refresh_token');
+  });
+});
