@@ -860,6 +860,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   const handleApi = async (req: IncomingMessage, res: ServerResponse, method: string, query: URLSearchParams): Promise<void> => {
     const at = Date.now();
     const params: Params = Object.fromEntries(query);
+    let tokenUsed: string | null = null;
     const body = req.method === 'POST' ? await readBody(req) : '';
     if (body) {
       if ((req.headers['content-type'] ?? '').includes('application/json')) {
@@ -867,7 +868,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
           const json = JSON.parse(body) as Record<string, unknown>;
           for (const [k, v] of Object.entries(json)) if (v !== undefined && v !== null) params[k] = typeof v === 'string' ? v : JSON.stringify(v);
         } catch {
-          return answer(400, { ok: false, error: 'invalid_json' });
+          return answer(200, { ok: false, error: 'invalid_json' });
         }
       } else {
         Object.assign(params, Object.fromEntries(new URLSearchParams(body)));
@@ -876,7 +877,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     const header = req.headers.authorization ?? '';
     let bearer: string | null = /^Bearer\s+(.+)$/i.exec(header)?.[1]?.trim() ?? null;
     if (bearer === '') bearer = null;
-    const tokenUsed = bearer ?? params.token ?? null;
+    tokenUsed = bearer ?? params.token ?? null;
     delete params.token;
     // OAuth clients may send their credentials as HTTP Basic auth.
     const basic = /^Basic\s+(.+)$/i.exec(header)?.[1];
@@ -1038,7 +1039,12 @@ ${form('Cancel', { error: 'access_denied', state })}
         delete message.edited;
       } else {
         list.splice(list.indexOf(message), 1);
-        if (parentTs) refreshThreadParent(c, parentTs);
+        if (parentTs) {
+          refreshThreadParent(c, parentTs);
+          // A tombstoned parent goes once its last reply is gone.
+          const parent = c.messages.find((m) => m.ts === parentTs);
+          if (parent?.subtype === 'tombstone' && !c.replies[parentTs]) c.messages.splice(c.messages.indexOf(parent), 1);
+        }
       }
       const eventTs = nextTs();
       deliver(c, {

@@ -284,6 +284,20 @@ describe('fake Slack: Web API', () => {
     expect((await slackError(web.conversations.mark({ channel: channel.id, ts: 'yesterday' }))).error).toBe('invalid_timestamp');
   });
 
+  it('keeps a deleted thread parent as a tombstone until its replies are gone', async () => {
+    const channel = memberConversations().find((c) => c.kind === 'public_channel' && !c.is_archived)!;
+    const parent = fake.post(fake.member.id, channel.id, 'parent');
+    const r1 = fake.post(fake.member.id, channel.id, 'r1', { thread_ts: parent.ts });
+    fake.edit(channel.id, r1.ts, 'r1 edited');
+    expect(channel.replies[parent.ts]?.[0]).toMatchObject({ text: 'r1 edited', edited: { user: fake.member.id } });
+    fake.remove(channel.id, parent.ts);
+    const tomb = (await web.conversations.history({ channel: channel.id, limit: 1 })).messages?.[0];
+    expect(tomb).toMatchObject({ ts: parent.ts, subtype: 'tombstone', reply_count: 1 });
+    fake.remove(channel.id, r1.ts);
+    expect(channel.messages.some((m) => m.ts === parent.ts)).toBe(false);
+    expect(channel.replies[parent.ts]).toBeUndefined();
+  });
+
   it('enforces scopes and token types', async () => {
     const narrow = client(fake, fake.issueToken(fake.member.id, ['channels:read']));
     const general = fake.workspace.conversations.find((c) => c.is_general)!;
@@ -296,6 +310,15 @@ describe('fake Slack: Web API', () => {
     // The token may also come as a param, and requests may be GETs.
     const viaGet = await (await fetch(`${fake.apiUrl}auth.test?token=${encodeURIComponent(token)}`)).json();
     expect(viaGet).toMatchObject({ ok: true, user_id: fake.member.id });
+    const general2 = fake.workspace.conversations.find((c) => c.is_general)!;
+    const viaJson = await fetch(`${fake.apiUrl}conversations.history`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json; charset=utf-8' },
+      body: JSON.stringify({ channel: general2.id, limit: 2 }),
+    });
+    expect(await viaJson.json()).toMatchObject({ ok: true, has_more: true, messages: [{ ts: general2.messages.at(-1)!.ts }, {}] });
+    const badJson = await fetch(`${fake.apiUrl}auth.test`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' });
+    expect(await badJson.json()).toMatchObject({ ok: false, error: 'invalid_json' });
   });
 
   it('answers 429 with Retry-After, and WebClient waits that long before retrying', async () => {
@@ -358,5 +381,158 @@ describe('fake Slack: token rotation', () => {
 
     // The used refresh token is spent.
     expect((await slackError(web.oauth.v2.access({ client_id: fake.clientId, client_secret: fake.clientSecret, grant_type: 'refresh_token', refresh_token: user.refresh_token }))).error).toBe('invalid_refresh_token');
+  });
+});
+
+describe('fake Slack: Socket Mode', () => {
+  let fake: FakeSlack;
+  let socket: SocketModeClient | undefined;
+  type Received = { type: string; envelope_id: string; retry_num?: number; body: { event_id: string; event: Record<string, unknown>; authorizations: Array<{ user_id: string }> } };
+  const received: Received[] = [];
+  let autoAck = true;
+
+  beforeAll(async () => {
+    fake = await startFakeSlack({ size: 'small', seed: 3, ackTimeoutMs: 300 });
+  });
+  afterEach(async () => {
+    await socket?.disconnect();
+    socket = undefined;
+    received.length = 0;
+    autoAck = true;
+  });
+  afterAll(() => fake.close());
+
+  async function connect(options: { clientPingTimeout?: number } = {}): Promise<SocketModeClient> {
+    const client = new SocketModeClient({ appToken: fake.appToken, logLevel: LogLevel.ERROR, clientOptions: { slackApiUrl: fake.apiUrl }, ...options });
+    client.on('slack_event', async (args: { ack: () => Promise<void>; envelope_id: string; type: string; body: Received['body']; retry_num?: number }) => {
+      received.push({ type: args.type, envelope_id: args.envelope_id, retry_num: args.retry_num, body: args.body });
+      if (autoAck) await args.ack();
+    });
+    await client.start();
+    socket = client;
+    return client;
+  }
+  const humans = () => fake.workspace.users.filter((u) => !u.is_bot && !u.deleted && u.id !== 'USLACKBOT');
+  /** A public channel of the member's that some other human is not in. */
+  const channelOfMember = () =>
+    fake.workspace.conversations.find((c) => c.kind === 'public_channel' && c.members.includes(fake.member.id) && humans().some((u) => !c.members.includes(u.id)))!;
+  const other = () => channelOfMember().members.find((id) => id !== fake.member.id)!;
+
+  it('opens a connection with the app token, says hello, and delivers a posted message as events_api', async () => {
+    let hello: unknown;
+    const client = new SocketModeClient({ appToken: fake.appToken, logLevel: LogLevel.ERROR, clientOptions: { slackApiUrl: fake.apiUrl } });
+    client.on('authenticated', (r: { url: string }) => void (hello = r.url));
+    client.on('slack_event', async (args: { ack: () => Promise<void>; envelope_id: string; type: string; body: Received['body']; retry_num?: number }) => {
+      received.push({ type: args.type, envelope_id: args.envelope_id, retry_num: args.retry_num, body: args.body });
+      await args.ack();
+    });
+    const messages: Array<{ event: Record<string, unknown> }> = [];
+    client.on('message', (args: { event: Record<string, unknown> }) => void messages.push(args));
+    await client.start();
+    socket = client;
+    expect(hello).toMatch(/^ws:\/\/127\.0\.0\.1:\d+\/link\/\?ticket=/);
+    expect(fake.sockets()).toBe(1);
+    expect(fake.calls.at(-1)).toMatchObject({ method: 'apps.connections.open', token: fake.appToken, status: 200 });
+
+    const channel = channelOfMember();
+    const { ts } = fake.post(other(), channel.id, `hi <@${fake.member.id}>`);
+    const got = await waitFor(() => received.find((r) => r.body.event.ts === ts));
+    expect(got.type).toBe('events_api');
+    expect(got.retry_num).toBe(0);
+    expect(got.body).toMatchObject({
+      type: 'event_callback',
+      team_id: fake.team.id,
+      api_app_id: fake.workspace.appId,
+      event: { type: 'message', channel: channel.id, user: other(), text: `hi <@${fake.member.id}>`, ts, event_ts: ts, channel_type: 'channel' },
+      authorizations: [{ user_id: fake.member.id, team_id: fake.team.id, is_bot: false }],
+    });
+    expect(got.body.event_id).toMatch(/^Ev/);
+    expect(messages.map((m) => m.event.ts)).toContain(ts);
+    await waitFor(() => fake.acked.includes(got.envelope_id));
+    expect(channel.messages.at(-1)?.ts).toBe(ts);
+
+    // A user token cannot open a connection.
+    await expect(new WebClient(fake.issueToken(), { slackApiUrl: fake.apiUrl }).apps.connections.open()).rejects.toMatchObject({ data: { error: 'not_allowed_token_type' } });
+  });
+
+  it('sends a duplicated event twice with the same event_id', async () => {
+    await connect();
+    fake.duplicateNextEvent();
+    const { ts } = fake.post(other(), channelOfMember().id, 'twice');
+    const copies = await waitFor(() => {
+      const r = received.filter((x) => x.body.event.ts === ts);
+      return r.length === 2 && r;
+    });
+    expect(copies[0]!.body.event_id).toBe(copies[1]!.body.event_id);
+    expect(copies.map((c) => c.retry_num)).toEqual([0, 1]);
+    await waitFor(() => copies.every((c) => fake.acked.includes(c.envelope_id)));
+  });
+
+  it('re-sends an unacknowledged envelope once', async () => {
+    await connect();
+    autoAck = false;
+    const { ts } = fake.post(other(), channelOfMember().id, 'are you there?');
+    const copies = await waitFor(() => {
+      const r = received.filter((x) => x.body.event.ts === ts);
+      return r.length === 2 && r;
+    });
+    expect(copies[1]!.body.event_id).toBe(copies[0]!.body.event_id);
+    expect(copies[1]!.retry_num).toBe(1);
+    await new Promise((r) => setTimeout(r, 700));
+    expect(received.filter((x) => x.body.event.ts === ts)).toHaveLength(2);
+  });
+
+  it('delivers replies, edits, deletions, read marks and membership changes', async () => {
+    await connect();
+    const channel = channelOfMember();
+    const who = other();
+    const parent = fake.post(who, channel.id, 'thread start');
+    const reply = fake.post(fake.member.id, channel.id, 'a reply', { thread_ts: parent.ts });
+    fake.edit(channel.id, parent.ts, 'thread start (edited)');
+    fake.remove(channel.id, reply.ts);
+    const web = client(fake, fake.issueToken());
+    await web.conversations.mark({ channel: channel.id, ts: parent.ts });
+    const outsider = humans().find((u) => !channel.members.includes(u.id))!;
+    fake.join(outsider.id, channel.id);
+    fake.leave(outsider.id, channel.id);
+    const im = fake.workspace.conversations.find((c) => c.kind === 'im' && c.members.includes(fake.member.id) && c.user !== 'USLACKBOT')!;
+    await web.conversations.mark({ channel: im.id, ts: im.messages.at(-1)!.ts });
+
+    const events = () => received.map((r) => r.body.event);
+    await waitFor(() => events().some((e) => e.type === 'im_marked'));
+    const find = (pred: (e: Record<string, unknown>) => boolean) => events().find(pred);
+    expect(find((e) => e.ts === reply.ts)).toMatchObject({ type: 'message', thread_ts: parent.ts, parent_user_id: who, user: fake.member.id });
+    expect(find((e) => e.subtype === 'message_changed')).toMatchObject({ channel: channel.id, hidden: true, message: { ts: parent.ts, text: 'thread start (edited)', edited: {} }, previous_message: { text: 'thread start' } });
+    expect(find((e) => e.subtype === 'message_deleted')).toMatchObject({ channel: channel.id, deleted_ts: reply.ts, previous_message: { text: 'a reply' } });
+    expect(find((e) => e.type === 'channel_marked')).toMatchObject({ channel: channel.id, ts: parent.ts });
+    expect(find((e) => e.type === 'member_joined_channel')).toMatchObject({ user: outsider.id, channel: channel.id, channel_type: 'C' });
+    expect(find((e) => e.subtype === 'channel_join')).toMatchObject({ user: outsider.id, text: `<@${outsider.id}> has joined the channel` });
+    expect(find((e) => e.type === 'member_left_channel')).toMatchObject({ user: outsider.id, channel: channel.id });
+    expect(find((e) => e.subtype === 'channel_leave')).toMatchObject({ user: outsider.id });
+    expect(find((e) => e.type === 'im_marked')).toMatchObject({ channel: im.id, unread_count: 0 });
+    expect(channel.messages.find((m) => m.ts === parent.ts)?.reply_count).toBeUndefined();
+    expect(channel.members).not.toContain(outsider.id);
+
+    // Nothing for a conversation without an authorized user in it.
+    const elsewhere = fake.workspace.conversations.find((c) => c.kind === 'private_channel' && !c.members.includes(fake.member.id))!;
+    const before = received.length;
+    fake.post(elsewhere.members[0]!, elsewhere.id, 'private');
+    await new Promise((r) => setTimeout(r, 200));
+    expect(received.length).toBe(before);
+  });
+
+  it('holds events while no connection is open, and reconnects after a disconnect message', async () => {
+    const { ts } = fake.post(other(), channelOfMember().id, 'while away');
+    expect(fake.sockets()).toBe(0);
+    const client = await connect({ clientPingTimeout: 300 });
+    await waitFor(() => received.find((r) => r.body.event.ts === ts));
+
+    let reconnected = false;
+    client.on('connected', () => void (reconnected = true));
+    fake.sendDisconnect('refresh_requested');
+    await waitFor(() => reconnected, 5000);
+    expect(fake.sockets()).toBe(1);
+    const again = fake.post(other(), channelOfMember().id, 'after reconnect');
+    await waitFor(() => received.find((r) => r.body.event.ts === again.ts));
   });
 });
