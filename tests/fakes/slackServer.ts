@@ -80,7 +80,8 @@ export interface FakeSlackOptions {
   port?: number;
   /** Default 127.0.0.1. */
   host?: string;
-  /** Deterministic workspace (default 1). */
+  /** Deterministic workspace (default 1): same seed → same users, conversations, texts, threads and
+   *  read marks; timestamps are relative to `now`, so fix `now` too for a byte-identical workspace. */
   seed?: number;
   /** small: 8 users, 12 conversations; default: 40 users, 273 conversations. */
   size?: 'small' | 'default';

@@ -5,6 +5,7 @@
 import { LogLevel, SocketModeClient } from '@slack/socket-mode';
 import { ErrorCode, WebClient, type WebAPIPlatformError } from '@slack/web-api';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
 import { startFakeSlack, type FakeConversation, type FakeSlack } from '../fakes/slackServer';
 
 const REDIRECT = 'http://localhost:5199/slack/callback?from=test';
@@ -453,6 +454,35 @@ describe('fake Slack: Socket Mode', () => {
 
     // A user token cannot open a connection.
     await expect(new WebClient(fake.issueToken(), { slackApiUrl: fake.apiUrl }).apps.connections.open()).rejects.toMatchObject({ data: { error: 'not_allowed_token_type' } });
+  });
+
+  it('speaks the raw protocol: single-use ticket, hello, envelope, {envelope_id} ack', async () => {
+    const open = async () => (await new WebClient(fake.appToken, { slackApiUrl: fake.apiUrl }).apps.connections.open()).url as string;
+    const url = await open();
+    const ws = new WebSocket(url);
+    const frames: Array<Record<string, unknown>> = [];
+    ws.on('message', (data) => frames.push(JSON.parse(data.toString()) as Record<string, unknown>));
+    await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+    const hello = await waitFor(() => frames[0]);
+    expect(hello).toMatchObject({ type: 'hello', num_connections: 1, connection_info: { app_id: fake.workspace.appId }, debug_info: { host: expect.any(String) } });
+    // The ticket is spent.
+    const reuse = new WebSocket(url);
+    await expect(new Promise((resolve, reject) => reuse.once('open', resolve).once('error', reject))).rejects.toThrow(/401/);
+    const second = new WebSocket(await open());
+    const secondFrames: Array<Record<string, unknown>> = [];
+    second.on('message', (data) => secondFrames.push(JSON.parse(data.toString()) as Record<string, unknown>));
+    await waitFor(() => secondFrames[0]);
+    expect(secondFrames[0]).toMatchObject({ type: 'hello', num_connections: 2 });
+    second.close();
+    await waitFor(() => fake.sockets() === 1);
+
+    const { ts } = fake.post(other(), channelOfMember().id, 'raw');
+    const envelope = await waitFor(() => frames.find((f) => f.type === 'events_api'));
+    expect(envelope).toMatchObject({ envelope_id: expect.any(String), type: 'events_api', accepts_response_payload: false, retry_attempt: 0, retry_reason: '', payload: { type: 'event_callback', event: { ts } } });
+    ws.send(JSON.stringify({ envelope_id: envelope.envelope_id }));
+    await waitFor(() => fake.acked.includes(envelope.envelope_id as string));
+    ws.close();
+    await waitFor(() => fake.sockets() === 0);
   });
 
   it('sends a duplicated event twice with the same event_id', async () => {
