@@ -28,7 +28,7 @@ describe('AI in the inbox', () => {
         const now = (await urgent.getAttribute('aria-label')) ?? '';
         if (now.endsWith('expanded')) await urgent.click();
         return urgent.getAttribute('aria-label');
-      }, { timeout: 15_000, intervals: [500] })
+      }, { timeout: 15_000, interval: 500 })
       .toMatch(/collapsed$/);
     for (const group of ['Can Wait', 'FYI']) await page.getByRole('option', { name: new RegExp(`^${group}, [1-9]\\d* conversations?`) }).waitFor();
     // Every unread conversation has a category: nothing is left Not Categorized.
