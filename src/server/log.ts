@@ -1,7 +1,8 @@
 /**
  * Structured server log: one JSON object per line. Anything that looks like a token is
- * redacted before it is written: query parameters named token, Authorization headers and
- * cookie values never reach a log line.
+ * redacted before it is written: query parameters named token, Authorization headers,
+ * cookie values and Slack tokens (xoxp-, xoxe-, xoxb-, xapp-… anywhere in a string, such as
+ * an error message of the Slack client) never reach a log line.
  */
 export type ServerLogLevel = 'debug' | 'info' | 'warn' | 'error';
 
@@ -10,10 +11,17 @@ export interface ServerLogger {
 }
 
 const SECRET_KEYS = /token|authorization|cookie|secret|password/i;
+/** Slack's token shapes: user, bot, refresh (xoxe-, xoxe.xoxp-), app-level, legacy. */
+const SLACK_TOKEN = /\b(?:xox[a-z]|xapp)(?:[.-][A-Za-z0-9-]+)+/g;
+
+/** A string with every Slack token in it replaced (for error messages that may quote one). */
+export function redactSlackTokens(text: string): string {
+  return text.replace(SLACK_TOKEN, '[redacted]');
+}
 
 export function redact(value: unknown, depth = 0): unknown {
   if (depth > 4) return '[…]';
-  if (typeof value === 'string') return value.replace(/([?&]token=)[^&\s]+/gi, '$1[redacted]').replace(/(Bearer\s+)\S+/gi, '$1[redacted]');
+  if (typeof value === 'string') return redactSlackTokens(value).replace(/([?&]token=)[^&\s]+/gi, '$1[redacted]').replace(/(Bearer\s+)\S+/gi, '$1[redacted]');
   if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1));
   if (value && typeof value === 'object') {
     const out: Record<string, unknown> = {};

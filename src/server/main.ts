@@ -1,9 +1,11 @@
 /**
- * The real server: SQLite under the data dir, the demo workspace (Slack comes with its
- * issue), the simulator, and the built client. Configuration is by environment:
+ * The real server: SQLite under the data dir, the demo workspace or Slack, the simulator
+ * (demo only), and the built client. Configuration is by environment:
  *   PORT (8787), HOST (127.0.0.1), SIFT_DATA_DIR (./data), SIFT_DEMO_SEED (42),
  *   SIFT_DEMO_SIZE (small | large), SIFT_SIMULATOR_RATE (messages a minute, 0 = off),
  *   SIFT_STATIC_DIR (dist), SIFT_LOG_LEVEL (info), SIFT_USER_PROFILE (1; 0 turns the profile pages off).
+ * Slack mode (sources/slack/config.ts): SLACK_CLIENT_ID + SLACK_CLIENT_SECRET, SLACK_APP_TOKEN,
+ *   SLACK_API_URL, SLACK_AUTHORIZE_URL, SIFT_PUBLIC_URL, SIFT_SECRET, SIFT_SLACK_POLL_SECONDS.
  */
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -16,6 +18,8 @@ import { createOpenAiProvider } from './ai/openai';
 import { jsonLogger, type ServerLogLevel } from './log';
 import { SqliteStore } from './store/sqlite';
 import { DemoSource } from './sources/demoSource';
+import { SlackSource } from './sources/slack/source';
+import { slackConfigFromEnv, type SlackConfig } from './sources/slack/config';
 import { startSimulator } from './sources/simulator';
 import type { DemoSize } from './sources/demo/generator';
 
@@ -30,6 +34,8 @@ export interface ServerOptions {
   logLevel: ServerLogLevel;
   userProfile: boolean;
   ai: AiOptions;
+  /** Slack mode's configuration; null: the demo workspace. */
+  slack: SlackConfig | null;
 }
 
 /** Which AI provider the server runs: the local one (default), an OpenAI-compatible server, or none. */
@@ -81,20 +87,23 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): ServerOpti
     logLevel: (env.SIFT_LOG_LEVEL as ServerLogLevel | undefined) ?? 'info',
     userProfile: env.SIFT_USER_PROFILE !== '0',
     ai: aiOptionsFromEnv(env),
+    slack: slackConfigFromEnv(env),
   };
 }
 
 export async function startServer(options: ServerOptions) {
   const logger = jsonLogger(undefined, options.logLevel);
   mkdirSync(options.dataDir, { recursive: true });
-  // One database file per demo size, so switching size never mixes two workspaces.
-  const file = join(options.dataDir, options.size === 'small' ? 'sift.db' : `sift-${options.size}.db`);
+  // One database file per demo size, so switching size never mixes two workspaces; Slack has its own.
+  const file = join(options.dataDir, options.slack ? 'sift-slack.db' : options.size === 'small' ? 'sift.db' : `sift-${options.size}.db`);
   const store = new SqliteStore(file);
   const clock = { now: () => Date.now() };
-  const source = new DemoSource({ seed: options.seed, size: options.size, now: clock.now, logger });
+  const source = options.slack
+    ? new SlackSource({ config: options.slack, dataDir: options.dataDir, now: clock.now, logger })
+    : new DemoSource({ seed: options.seed, size: options.size, now: clock.now, logger });
   const started = performance.now();
   await source.prepare(store);
-  logger.log('info', 'workspace ready', { file, size: options.size, ms: Math.round(performance.now() - started) });
+  logger.log('info', 'workspace ready', { file, source: source.mode, size: options.slack ? undefined : options.size, ms: Math.round(performance.now() - started) });
 
   const { app, ctx } = createApp({
     store,
@@ -102,7 +111,7 @@ export async function startServer(options: ServerOptions) {
     clock,
     logger,
     ai: providerOf(options.ai),
-    config: { staticDir: options.staticDir, demo: { seed: options.seed, size: options.size }, features: { userProfile: options.userProfile } },
+    config: { staticDir: options.staticDir, demo: options.slack ? undefined : { seed: options.seed, size: options.size }, features: { userProfile: options.userProfile } },
   });
   const server = await new Promise<Server>((resolveServer) => {
     const s = serve({ fetch: app.fetch, port: options.port, hostname: options.host }, () => resolveServer(s as Server));
@@ -113,12 +122,15 @@ export async function startServer(options: ServerOptions) {
   logger.log('info', 'listening', { url, ai: ctx.ai ? `${ctx.ai.provider.kind} (${ctx.ai.provider.model})` : 'off' });
 
   const stopSimulator =
-    options.simulatorRate > 0
+    source instanceof DemoSource && options.simulatorRate > 0
       ? startSimulator({ store, hub: ctx.hub, now: clock.now, ratePerMinute: options.simulatorRate, seed: options.seed, source, logger })
       : () => {};
+  // Slack: live events through Socket Mode, or polling without an app token.
+  const stopSlack = source instanceof SlackSource ? await source.start({ hub: ctx.hub }) : async () => {};
 
   const close = async () => {
     stopSimulator();
+    await stopSlack();
     server.closeAllConnections();
     await new Promise<void>((r) => server.close(() => r()));
     await store.close();

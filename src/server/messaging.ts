@@ -6,6 +6,7 @@ import type { AiCategory, ConversationSummary, ConversationUpdateData, MessageUp
 import { parseThreadId, threadId } from '../model/validation';
 import type { LiveHub } from './live/hub';
 import type { ConversationRecord, InsertMessageResult, MemberEvent, Store } from './store/types';
+import type { WorkspaceSource } from './sources/types';
 
 export class MessagingError extends Error {
   constructor(
@@ -20,6 +21,8 @@ export interface MessagingDeps {
   store: Store;
   hub: LiveHub;
   now: () => number;
+  /** The workspace source, told of a read mark before it is stored (Slack: conversations.mark). */
+  source?: Pick<WorkspaceSource, 'markRead'>;
 }
 
 export interface PostInput {
@@ -31,6 +34,8 @@ export interface PostInput {
   thread_ts?: string;
   client_msg_id?: string;
   subtype?: 'channel_join' | 'channel_leave';
+  /** The ts the workspace gave the message (Slack); absent: the store assigns one. */
+  ts?: string;
 }
 
 /** Finds (or, for a reply to a message without a thread yet, creates) the target conversation. */
@@ -130,6 +135,7 @@ export async function postMessage(deps: MessagingDeps, input: PostInput) {
       client_msg_id: input.client_msg_id,
       subtype: input.subtype,
       at: deps.now(),
+      ts: input.ts,
     },
     (result) => messageEvents(result, users, parent),
   );
@@ -145,6 +151,7 @@ export async function markConversationRead(
   const summary = await store.getConversation(input.workspaceId, input.userId, input.conversationId);
   if (!summary) throw new MessagingError('Unknown conversation', 404);
   const lastRead = input.timestamp ?? summary.latest_message?.ts ?? '';
+  if (lastRead && deps.source?.markRead) await deps.source.markRead({ workspaceId: input.workspaceId, userId: input.userId, conversationId: input.conversationId, ts: lastRead });
   const written = await store.markRead(input.workspaceId, input.userId, input.conversationId, lastRead, (state) => {
     const data: MessageUpdateData = {
       action: 'channel_marked',

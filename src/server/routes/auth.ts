@@ -9,6 +9,8 @@ import type { AppContext, AppEnv } from '../app';
 import { hashToken, newToken, requestToken } from '../auth';
 import { HttpProblem, parseBody } from '../http';
 import type { Session } from '../store/types';
+import { SlackSource } from '../sources/slack/source';
+import { slackAuthRoutes } from '../sources/slack/routes';
 
 const SESSION_COOKIE_MAX_AGE = 60 * 60 * 24 * 30;
 
@@ -35,6 +37,8 @@ export function featureFlags(ctx: AppContext): Record<string, FeatureFlag> {
 
 export function authRoutes(ctx: AppContext) {
   const app = new Hono<AppEnv>();
+  // Slack mode: OAuth v2 sign-in (GET /auth/slack and its callback); the demo sign-in below is then never reached.
+  if (ctx.source instanceof SlackSource) app.route('/', slackAuthRoutes(ctx, ctx.source, (c) => sessionOf(ctx, c)));
 
   app.get('/auth/slack', async (c) => {
     if (!ctx.source.demoSignIn) throw new HttpProblem(501, 'Slack sign-in is not configured on this server');
@@ -90,6 +94,9 @@ export function authRoutes(ctx: AppContext) {
   });
 
   app.post('/api/auth/revoke', async (c) => {
+    const session = c.get('session');
+    // Slack mode: the member's Slack token is revoked too (auth.revoke), and forgotten.
+    if (ctx.source instanceof SlackSource) await ctx.source.revoke(session.workspaceId, session.userId);
     await ctx.store.deleteSession(c.get('tokenHash'));
     deleteCookie(c, COOKIE_NAMES.session, { path: '/' });
     return c.json({ success: true, revoked: true });
@@ -110,7 +117,10 @@ export function authRoutes(ctx: AppContext) {
     c.json({
       configured: true,
       mode: ctx.source.mode,
-      slack: { configured: ctx.source.mode === 'slack' },
+      slack:
+        ctx.source instanceof SlackSource
+          ? { configured: true, liveEvents: ctx.source.config.appToken ? 'socket-mode' : 'polling', scopes: ctx.source.config.scopes }
+          : { configured: false },
       demo: ctx.source.mode === 'demo' ? (ctx.config.demo ?? null) : null,
     }),
   );

@@ -79,7 +79,7 @@ function aggregateOf(conversations: ConversationSummary[]) {
 
 export function conversationRoutes(ctx: AppContext) {
   const app = new Hono<AppEnv>();
-  const messaging = { store: ctx.store, hub: ctx.hub, now: () => ctx.clock.now() };
+  const messaging = { store: ctx.store, hub: ctx.hub, now: () => ctx.clock.now(), source: ctx.source };
 
   /*
    * Pages: `order=activity` (newest first) with `limit` and the opaque `cursor` of the
@@ -145,6 +145,10 @@ export function conversationRoutes(ctx: AppContext) {
 
   app.get('/api/conversations/fetch', async (c) => {
     const s = c.get('session');
+    if (ctx.source.fetchNew) {
+      const summary = await ctx.source.fetchNew(ctx.store, s.workspaceId, s.userId);
+      return c.json({ success: true, summary: { conversations: summary.conversations, new_messages: summary.new_messages } });
+    }
     const { total } = await ctx.store.listConversations(s.workspaceId, s.userId, { limit: 0 });
     return c.json({ success: true, summary: { conversations: total, new_messages: 0 } });
   });
@@ -264,7 +268,7 @@ export function conversationRoutes(ctx: AppContext) {
     const body = await parseBody(c, sendSchema);
     const errors = validateOutgoingMessage(body);
     if (errors.length > 0) throw new HttpProblem(400, `Message validation failed: ${errors.join(', ')}`, { errors });
-    await ctx.source.deliver?.({ workspaceId: s.workspaceId, userId: s.userId, conversationId: body.channel, text: body.text, thread_ts: body.thread_ts });
+    const delivered = await ctx.source.deliver?.({ workspaceId: s.workspaceId, userId: s.userId, conversationId: body.channel, text: body.text, thread_ts: body.thread_ts });
     const result = await postMessage(messaging, {
       workspaceId: s.workspaceId,
       userId: s.userId,
@@ -272,6 +276,7 @@ export function conversationRoutes(ctx: AppContext) {
       text: body.text,
       thread_ts: body.thread_ts,
       client_msg_id: body.client_msg_id,
+      ts: delivered ? delivered.ts : undefined,
     }).catch((error: unknown) => {
       // A target that does not exist is a validation failure of the message (SPEC §5).
       if (error instanceof MessagingError) throw new HttpProblem(400, `Message validation failed: ${error.message}`, { errors: [error.message] });

@@ -116,6 +116,32 @@ export const MIGRATIONS: readonly string[] = [
   `
   CREATE INDEX conversations_ai ON conversations (workspace_id, id, latest_ts, type, is_private, dm_user, parent_id, name);
   `,
+  // 8: the waitlist for the platforms Sift cannot connect yet (SPEC §2.10, §7.7); one row per email and platform.
+  `
+  CREATE TABLE waitlist (
+    email TEXT NOT NULL, platform TEXT NOT NULL CHECK (platform IN ('teams', 'email')), created_at INTEGER NOT NULL,
+    PRIMARY KEY (email, platform)
+  ) WITHOUT ROWID;
+  `,
+  // 9: Slack. Each member's token (encrypted by the source), sign-in states (hashes,
+  // single-use, short-lived), processed event ids (de-duplication, pruned by age), and each
+  // member's sync progress (a sync that failed resumes where it stopped).
+  `
+  CREATE TABLE source_credentials (
+    workspace_id TEXT NOT NULL, user_id TEXT NOT NULL, secret TEXT NOT NULL, expires_at INTEGER, updated_at INTEGER NOT NULL,
+    PRIMARY KEY (workspace_id, user_id)
+  ) WITHOUT ROWID;
+  CREATE TABLE oauth_states (state_hash TEXT PRIMARY KEY, browser_hash TEXT NOT NULL, expires_at INTEGER NOT NULL) WITHOUT ROWID;
+  CREATE TABLE source_events (
+    workspace_id TEXT NOT NULL, event_id TEXT NOT NULL, received_at INTEGER NOT NULL,
+    PRIMARY KEY (workspace_id, event_id)
+  ) WITHOUT ROWID;
+  CREATE INDEX source_events_by_time ON source_events (received_at);
+  CREATE TABLE sync_state (
+    workspace_id TEXT NOT NULL, user_id TEXT NOT NULL, data TEXT NOT NULL, updated_at INTEGER NOT NULL,
+    PRIMARY KEY (workspace_id, user_id)
+  ) WITHOUT ROWID;
+  `,
 ];
 
 export function migrate(db: Database.Database): number {

@@ -6,7 +6,7 @@
  */
 import Database from 'better-sqlite3';
 import type { AiCategory, ConversationSummary, Message, User, UserData, Workspace } from '../../model/types';
-import { compareTs, tsAfter, tsSeconds } from '../../model/ts';
+import { compareTs, maxTs, tsAfter, tsSeconds } from '../../model/ts';
 import { BUILTIN_VIEWS, byPosition, type BuiltinView, type CustomView } from '../../model/views';
 import { migrate } from './migrations';
 import type { Lesson } from '../ai/types';
@@ -19,6 +19,9 @@ import {
   type CustomViewPatch,
   type MemberViews,
   type NewCustomView,
+  type SourceBatch,
+  type SourceBatchResult,
+  type SourceCredential,
 } from './types';
 import type {
   ConversationRecord,
@@ -74,6 +77,18 @@ interface MessageRow {
   thread_ts: string | null;
   reply_count: number;
   client_msg_id: string | null;
+}
+
+interface CredentialRow {
+  workspace_id: string;
+  user_id: string;
+  secret: string;
+  expires_at: number | null;
+  updated_at: number;
+}
+
+function toCredential(row: CredentialRow): SourceCredential {
+  return { workspaceId: row.workspace_id, userId: row.user_id, secret: row.secret, expiresAt: row.expires_at, updatedAt: row.updated_at };
 }
 
 const SUMMARY_SELECT = `
@@ -449,7 +464,18 @@ export class SqliteStore implements Store {
         input.conversationId,
       ) as Pick<ConversationRow, 'latest_ts' | 'member_ids' | 'parent_id' | 'thread_ts'> | undefined;
       if (!conv) throw new Error(`Unknown conversation ${input.conversationId}`);
-      const ts = tsAfter(input.at, conv.latest_ts ?? undefined);
+      if (input.ts !== undefined) {
+        // The workspace's own ts (Slack): its live echo may have stored the message already.
+        const stored = this.st(`SELECT * FROM messages WHERE workspace_id = ? AND conversation_id = ? AND ts = ?`).get(ws, input.conversationId, input.ts) as
+          | MessageRow
+          | undefined;
+        if (stored) {
+          const result = { message: toMessage(stored), conversation: this.baseSummary(ws, input.conversationId), members: this.readStates(ws, input.conversationId) };
+          return { result, events: [] };
+        }
+      }
+      const ts = input.ts ?? tsAfter(input.at, conv.latest_ts ?? undefined);
+      const latestTs = maxTs(conv.latest_ts ?? undefined, ts);
       const threadTs = input.thread_ts ?? conv.thread_ts ?? null;
       this.st(
         `INSERT INTO messages (workspace_id, conversation_id, ts, user, text, subtype, thread_ts, reply_count, client_msg_id)
@@ -465,9 +491,10 @@ export class SqliteStore implements Store {
         ).run(ws, input.user, input.conversationId, ts);
       }
       this.st(
-        `UPDATE conversations SET latest_ts = ?, latest_user = ?, latest_text = ?, message_count = message_count + 1
+        `UPDATE conversations SET latest_ts = ?, latest_user = CASE WHEN ? THEN ? ELSE latest_user END, latest_text = CASE WHEN ? THEN ? ELSE latest_text END,
+           message_count = message_count + 1
          WHERE workspace_id = ? AND id = ?`,
-      ).run(ts, input.user, input.text, ws, input.conversationId);
+      ).run(latestTs, latestTs === ts ? 1 : 0, input.user, latestTs === ts ? 1 : 0, input.text, ws, input.conversationId);
       const system = input.subtype === 'channel_join' || input.subtype === 'channel_leave';
       if (!system) {
         this.st(
@@ -739,6 +766,245 @@ export class SqliteStore implements Store {
         setReadMark.run(mark.last_read, workspaceId, mark.conversation_id, mark.last_read, mark.user_id, workspaceId, mark.conversation_id, mark.user_id);
       }
     })();
+  }
+
+  /* ---------- workspace sources (Slack) ---------- */
+
+  async applySourceBatch(workspaceId: string, batch: SourceBatch, at: number, build?: EventBuilder<SourceBatchResult>): Promise<Written<SourceBatchResult>> {
+    const ws = workspaceId;
+    return this.db.transaction((): Written<SourceBatchResult> => {
+      const result: SourceBatchResult = { inserted: [], edited: [], deleted: [], joined: [], left: [], marked: [], touched: new Map() };
+      const touched = new Set<string>();
+      const insertUser = this.st(`INSERT OR REPLACE INTO users (workspace_id, id, data) VALUES (?, ?, ?)`);
+      for (const user of batch.users ?? []) insertUser.run(ws, user.id, JSON.stringify(user));
+
+      for (const c of batch.conversations ?? []) {
+        const existing = this.st(`SELECT name, member_ids FROM conversations WHERE workspace_id = ? AND id = ?`).get(ws, c.id) as
+          | { name: string; member_ids: string }
+          | undefined;
+        const fields = {
+          ws,
+          id: c.id,
+          name: c.name,
+          type: c.type,
+          is_private: c.is_private ? 1 : 0,
+          dm_user: c.dm_user ?? null,
+          member_ids: JSON.stringify(c.member_ids),
+          parent_id: c.parent_conversation_id ?? null,
+          thread_ts: c.thread_ts ?? null,
+        };
+        if (!existing) {
+          this.st(
+            `INSERT INTO conversations (workspace_id, id, name, type, is_private, dm_user, member_ids, parent_id, thread_ts, message_count, latest_ts)
+             VALUES (@ws, @id, @name, @type, @is_private, @dm_user, @member_ids, @parent_id, @thread_ts, 0, '')`,
+          ).run(fields);
+        } else {
+          this.st(
+            `UPDATE conversations SET name = @name, type = @type, is_private = @is_private, dm_user = @dm_user, member_ids = @member_ids,
+               parent_id = @parent_id, thread_ts = @thread_ts WHERE workspace_id = @ws AND id = @id`,
+          ).run(fields);
+          if (existing.name !== c.name) this.st(`UPDATE conversation_names SET name = ? WHERE workspace_id = ? AND id = ?`).run(c.name, ws, c.id);
+        }
+        const before = new Set(existing ? (JSON.parse(existing.member_ids) as string[]) : []);
+        const after = new Set(c.member_ids);
+        for (const userId of after) {
+          const added = this.st(
+            `INSERT OR IGNORE INTO conversation_members (workspace_id, user_id, conversation_id, last_read, unread_count) VALUES (?, ?, ?, '', 0)`,
+          ).run(ws, userId, c.id).changes;
+          if (added && existing && !before.has(userId)) result.joined.push({ conversation_id: c.id, user_id: userId });
+        }
+        for (const userId of before) {
+          if (after.has(userId)) continue;
+          this.st(`DELETE FROM conversation_members WHERE workspace_id = ? AND user_id = ? AND conversation_id = ?`).run(ws, userId, c.id);
+          result.left.push({ conversation_id: c.id, user_id: userId });
+        }
+        touched.add(c.id);
+      }
+
+      const selectMessage = this.st(`SELECT * FROM messages WHERE workspace_id = ? AND conversation_id = ? AND ts = ?`);
+      const dropSearch = this.st(
+        `DELETE FROM message_search WHERE rowid IN (SELECT rowid FROM message_search WHERE workspace_id = ? AND conversation_id = ? AND ts = ?)`,
+      );
+      for (const m of batch.messages ?? []) {
+        const row: MessageRow = {
+          conversation_id: m.conversation_id,
+          ts: m.ts,
+          user: m.user ?? null,
+          text: m.text,
+          subtype: m.subtype ?? null,
+          thread_ts: m.thread_ts ?? null,
+          reply_count: m.reply_count ?? 0,
+          client_msg_id: m.client_msg_id ?? null,
+        };
+        const stored = selectMessage.get(ws, m.conversation_id, m.ts) as MessageRow | undefined;
+        if (!stored) {
+          this.st(
+            `INSERT INTO messages (workspace_id, conversation_id, ts, user, text, subtype, thread_ts, reply_count, client_msg_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          ).run(ws, row.conversation_id, row.ts, row.user, row.text, row.subtype, row.thread_ts, row.reply_count, row.client_msg_id);
+          result.inserted.push(toMessage(row));
+          // Its author has read it (as Slack moves the sender's read mark).
+          if (row.user) {
+            this.st(`UPDATE conversation_members SET last_read = ? WHERE workspace_id = ? AND conversation_id = ? AND user_id = ? AND last_read != '' AND last_read < ?`).run(
+              row.ts,
+              ws,
+              row.conversation_id,
+              row.user,
+              row.ts,
+            );
+          }
+        } else if (stored.text !== row.text || stored.reply_count !== row.reply_count || (stored.subtype ?? null) !== row.subtype || (stored.thread_ts ?? null) !== row.thread_ts) {
+          this.st(`UPDATE messages SET user = ?, text = ?, subtype = ?, thread_ts = ?, reply_count = ? WHERE workspace_id = ? AND conversation_id = ? AND ts = ?`).run(
+            row.user,
+            row.text,
+            row.subtype,
+            row.thread_ts,
+            row.reply_count,
+            ws,
+            row.conversation_id,
+            row.ts,
+          );
+          if (stored.text !== row.text || (stored.subtype ?? null) !== row.subtype) {
+            dropSearch.run(ws, row.conversation_id, row.ts);
+            if (row.subtype === null) {
+              this.st(`INSERT INTO message_search (text, workspace_id, conversation_id, ts, user) VALUES (?, ?, ?, ?, ?)`).run(row.text, ws, row.conversation_id, row.ts, row.user);
+            }
+            result.edited.push(toMessage({ ...row, client_msg_id: stored.client_msg_id }));
+          }
+        } else continue;
+        touched.add(m.conversation_id);
+      }
+      for (const d of batch.deletedMessages ?? []) {
+        const gone = this.st(`DELETE FROM messages WHERE workspace_id = ? AND conversation_id = ? AND ts = ?`).run(ws, d.conversation_id, d.ts).changes;
+        if (!gone) continue;
+        dropSearch.run(ws, d.conversation_id, d.ts);
+        result.deleted.push({ conversation_id: d.conversation_id, ts: d.ts });
+        touched.add(d.conversation_id);
+      }
+
+      for (const mark of batch.readMarks ?? []) touched.add(mark.conversation_id);
+      // Counts, the newest message and the thread parent come from what is stored, so a batch fetched twice changes nothing.
+      for (const id of touched) {
+        const conv = this.st(`SELECT parent_id, thread_ts FROM conversations WHERE workspace_id = ? AND id = ?`).get(ws, id) as
+          | { parent_id: string | null; thread_ts: string | null }
+          | undefined;
+        if (!conv) continue;
+        const latest = this.st(`SELECT ts, user, text FROM messages WHERE workspace_id = ? AND conversation_id = ? ORDER BY ts DESC LIMIT 1`).get(ws, id) as
+          | { ts: string; user: string | null; text: string }
+          | undefined;
+        const count = (this.st(`SELECT count(*) AS n FROM messages WHERE workspace_id = ? AND conversation_id = ?`).get(ws, id) as { n: number }).n;
+        this.st(`UPDATE conversations SET message_count = ?, latest_ts = ?, latest_user = ?, latest_text = ? WHERE workspace_id = ? AND id = ?`).run(
+          count,
+          latest?.ts ?? '',
+          latest?.user ?? null,
+          latest?.text ?? null,
+          ws,
+          id,
+        );
+        if (conv.parent_id && conv.thread_ts) {
+          const parent = selectMessage.get(ws, conv.parent_id, conv.thread_ts) as MessageRow | undefined;
+          if (parent) this.st(`UPDATE conversations SET parent_user = ?, parent_text = ? WHERE workspace_id = ? AND id = ?`).run(parent.user, parent.text, ws, id);
+        }
+        // A member without a read mark yet has read to the latest message.
+        if (latest) {
+          this.st(`UPDATE conversation_members SET last_read = ? WHERE workspace_id = ? AND conversation_id = ? AND last_read = ''`).run(latest.ts, ws, id);
+        }
+      }
+      const before = new Map<string, string>();
+      for (const mark of batch.readMarks ?? []) {
+        const row = this.st(`SELECT last_read FROM conversation_members WHERE workspace_id = ? AND user_id = ? AND conversation_id = ?`).get(
+          ws,
+          mark.user_id,
+          mark.conversation_id,
+        ) as { last_read: string } | undefined;
+        if (!row) continue;
+        before.set(`${mark.conversation_id}\u0000${mark.user_id}`, row.last_read);
+        this.st(`UPDATE conversation_members SET last_read = ? WHERE workspace_id = ? AND user_id = ? AND conversation_id = ?`).run(
+          mark.last_read,
+          ws,
+          mark.user_id,
+          mark.conversation_id,
+        );
+      }
+      const recount = this.st(
+        `UPDATE conversation_members INDEXED BY conversation_members_by_conversation
+         SET unread_count = (SELECT count(*) FROM messages WHERE workspace_id = conversation_members.workspace_id AND conversation_id = conversation_members.conversation_id
+           AND ts > conversation_members.last_read AND (user IS NULL OR user != conversation_members.user_id) AND ${COUNTS_AS_UNREAD})
+         WHERE workspace_id = ? AND conversation_id = ?`,
+      );
+      for (const id of touched) recount.run(ws, id);
+      for (const mark of batch.readMarks ?? []) {
+        const previous = before.get(`${mark.conversation_id}\u0000${mark.user_id}`);
+        if (previous === undefined || previous === mark.last_read) continue;
+        const state = this.readStates(ws, mark.conversation_id).find((m) => m.userId === mark.user_id);
+        if (state) result.marked.push({ ...state, conversation_id: mark.conversation_id });
+      }
+      if (!build) return { result, events: [] };
+      for (const id of touched) {
+        if (!this.st(`SELECT 1 FROM conversations WHERE workspace_id = ? AND id = ?`).get(ws, id)) continue;
+        result.touched.set(id, { conversation: this.baseSummary(ws, id), members: this.readStates(ws, id) });
+      }
+      return { result, events: this.appendEventsNow(ws, build(result), at) };
+    })();
+  }
+
+  async saveCredential(credential: SourceCredential): Promise<void> {
+    this.st(
+      `INSERT INTO source_credentials (workspace_id, user_id, secret, expires_at, updated_at) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (workspace_id, user_id) DO UPDATE SET secret = excluded.secret, expires_at = excluded.expires_at, updated_at = excluded.updated_at`,
+    ).run(credential.workspaceId, credential.userId, credential.secret, credential.expiresAt, credential.updatedAt);
+  }
+
+  async getCredential(workspaceId: string, userId: string): Promise<SourceCredential | null> {
+    const row = this.st(`SELECT * FROM source_credentials WHERE workspace_id = ? AND user_id = ?`).get(workspaceId, userId) as CredentialRow | undefined;
+    return row ? toCredential(row) : null;
+  }
+
+  async listCredentials(): Promise<SourceCredential[]> {
+    return (this.st(`SELECT * FROM source_credentials ORDER BY workspace_id, user_id`).all() as CredentialRow[]).map(toCredential);
+  }
+
+  async deleteCredential(workspaceId: string, userId: string): Promise<void> {
+    this.st(`DELETE FROM source_credentials WHERE workspace_id = ? AND user_id = ?`).run(workspaceId, userId);
+  }
+
+  async deleteSessionsOf(workspaceId: string, userId: string): Promise<number> {
+    return this.st(`DELETE FROM sessions WHERE workspace_id = ? AND user_id = ?`).run(workspaceId, userId).changes;
+  }
+
+  async saveOAuthState(stateHash: string, browserHash: string, expiresAt: number): Promise<void> {
+    this.st(`DELETE FROM oauth_states WHERE expires_at < ?`).run(Date.now() - 60 * 60 * 1000);
+    this.st(`INSERT INTO oauth_states (state_hash, browser_hash, expires_at) VALUES (?, ?, ?)`).run(stateHash, browserHash, expiresAt);
+  }
+
+  async takeOAuthState(stateHash: string): Promise<{ browserHash: string; expiresAt: number } | null> {
+    const row = this.st(`DELETE FROM oauth_states WHERE state_hash = ? RETURNING browser_hash, expires_at`).get(stateHash) as
+      | { browser_hash: string; expires_at: number }
+      | undefined;
+    return row ? { browserHash: row.browser_hash, expiresAt: row.expires_at } : null;
+  }
+
+  async sourceEventSeen(workspaceId: string, eventId: string): Promise<boolean> {
+    return this.st(`SELECT 1 FROM source_events WHERE workspace_id = ? AND event_id = ?`).get(workspaceId, eventId) !== undefined;
+  }
+
+  async recordSourceEvent(workspaceId: string, eventId: string, at: number): Promise<boolean> {
+    return this.st(`INSERT OR IGNORE INTO source_events (workspace_id, event_id, received_at) VALUES (?, ?, ?)`).run(workspaceId, eventId, at).changes > 0;
+  }
+
+  async pruneSourceEvents(before: number): Promise<number> {
+    return this.st(`DELETE FROM source_events WHERE received_at < ?`).run(before).changes;
+  }
+
+  async getSyncState<T>(workspaceId: string, userId: string): Promise<T | null> {
+    const row = this.st(`SELECT data FROM sync_state WHERE workspace_id = ? AND user_id = ?`).get(workspaceId, userId) as { data: string } | undefined;
+    return row ? (JSON.parse(row.data) as T) : null;
+  }
+
+  async setSyncState(workspaceId: string, userId: string, state: unknown, at: number): Promise<void> {
+    this.st(
+      `INSERT INTO sync_state (workspace_id, user_id, data, updated_at) VALUES (?, ?, ?, ?)
+       ON CONFLICT (workspace_id, user_id) DO UPDATE SET data = excluded.data, updated_at = excluded.updated_at`,
+    ).run(workspaceId, userId, JSON.stringify(state), at);
   }
 
   /* ---------- views ---------- */

@@ -65,6 +65,12 @@ export interface InsertMessageInput {
   client_msg_id?: string;
   /** Epoch ms; the store makes the ts unique and increasing within the conversation. */
   at: number;
+  /**
+   * The message's ts as the workspace gave it (Slack's chat.postMessage answer). When a
+   * message with this ts is already stored (its live echo came first), nothing is written
+   * and the stored one is answered, with no events.
+   */
+  ts?: string;
 }
 
 export interface MemberReadState {
@@ -160,6 +166,47 @@ export interface ImportBatch {
   messages?: Array<Omit<Message, 'channel'> & { conversation_id: string }>;
   /** Read marks; members without one have read to the latest message. */
   readMarks?: Array<{ conversation_id: string; user_id: string; last_read: string }>;
+}
+
+/**
+ * A sync or live batch from a workspace source (Slack), applied as upserts: a conversation
+ * keeps its counts, a message is keyed by its ts (stored once however often it is fetched,
+ * an edit replaces its text), and counts and read state are recomputed from what is stored.
+ */
+export interface SourceBatch {
+  users?: User[];
+  /** Upserted; member_ids is the conversation's whole member list (joins and leaves apply). */
+  conversations?: ConversationRecord[];
+  messages?: Array<Omit<Message, 'channel'> & { conversation_id: string }>;
+  deletedMessages?: Array<{ conversation_id: string; ts: string }>;
+  /** Read marks of members; a member without one keeps theirs (a new member has read to the latest message). */
+  readMarks?: Array<{ conversation_id: string; user_id: string; last_read: string }>;
+}
+
+export interface SourceBatchResult {
+  /** Messages stored for the first time. */
+  inserted: Message[];
+  /** Stored messages whose text (or thread fields) changed. */
+  edited: Message[];
+  /** Messages that were stored and are now deleted. */
+  deleted: Array<{ conversation_id: string; ts: string }>;
+  /** Members who joined or left a conversation (by its new member list). */
+  joined: Array<{ conversation_id: string; user_id: string }>;
+  left: Array<{ conversation_id: string; user_id: string }>;
+  /** Read marks that moved, with the member's new counts. */
+  marked: Array<MemberReadState & { conversation_id: string }>;
+  /** Each touched conversation after the batch (no member fields) with every member's read state; filled only when events are built. */
+  touched: Map<string, { conversation: ConversationSummary; members: MemberReadState[] }>;
+}
+
+/** A member's credential of a workspace source, encrypted by the source (the store never holds a usable token). */
+export interface SourceCredential {
+  workspaceId: string;
+  userId: string;
+  secret: string;
+  /** Epoch ms when the access token expires (null: it does not). */
+  expiresAt: number | null;
+  updatedAt: number;
 }
 
 /** A member's setting of one built-in view (SPEC §3: built-in views with visibility flags). */
@@ -330,6 +377,28 @@ export interface Store {
   ): Promise<Written<BuiltinView> | null>;
   /** Creates the member's missing settings rows with the definitions' defaults; `created` counts them (0: nothing changed). */
   initializeBuiltinViews(workspaceId: string, userId: string, at: number, build: EventBuilder<MemberViews & { created: number }>): Promise<Written<MemberViews & { created: number }>>;
+
+  /* workspace sources (Slack): sync batches, credentials, OAuth states, event ids, sync progress */
+  /** Applies a sync or live batch (upserts keyed by id and ts), with the events `build` makes of it, in one transaction. */
+  applySourceBatch(workspaceId: string, batch: SourceBatch, at: number, build?: EventBuilder<SourceBatchResult>): Promise<Written<SourceBatchResult>>;
+  saveCredential(credential: SourceCredential): Promise<void>;
+  getCredential(workspaceId: string, userId: string): Promise<SourceCredential | null>;
+  listCredentials(): Promise<SourceCredential[]>;
+  deleteCredential(workspaceId: string, userId: string): Promise<void>;
+  /** Ends every session of a member (a revoked workspace token sends them back to sign in). */
+  deleteSessionsOf(workspaceId: string, userId: string): Promise<number>;
+  /** Saves a sign-in's state (hashes only), dropping expired ones. */
+  saveOAuthState(stateHash: string, browserHash: string, expiresAt: number): Promise<void>;
+  /** Takes a state: answers it and deletes it, so it is used once (null: unknown or already used). */
+  takeOAuthState(stateHash: string): Promise<{ browserHash: string; expiresAt: number } | null>;
+  /** Whether a workspace event id was already processed. */
+  sourceEventSeen(workspaceId: string, eventId: string): Promise<boolean>;
+  /** Records a processed event id; false when it was already recorded. */
+  recordSourceEvent(workspaceId: string, eventId: string, at: number): Promise<boolean>;
+  /** Forgets event ids received before `before` (epoch ms); answers how many. */
+  pruneSourceEvents(before: number): Promise<number>;
+  getSyncState<T>(workspaceId: string, userId: string): Promise<T | null>;
+  setSyncState(workspaceId: string, userId: string, state: unknown, at: number): Promise<void>;
 
   /* the event log */
   /** Appends events, each with its member's next sequence, in one transaction. */

@@ -1,0 +1,65 @@
+/**
+ * Slack sign-in over HTTP (SPEC §2.2, §2.3, §7.1): GET /auth/slack sends the browser to
+ * Slack's authorize page with a single-use state, bound to this browser by a short-lived
+ * cookie; GET /auth/slack/callback verifies it, exchanges the code, and lands on
+ * /?auth_success=true&workspace=…&token=… as in demo mode, or on /auth?error=…&message=…
+ */
+import { Hono, type Context } from 'hono';
+import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
+import { COOKIE_NAMES } from '../../../model/constants';
+import type { AppContext, AppEnv } from '../../app';
+import { hashToken, newToken } from '../../auth';
+import type { Session } from '../../store/types';
+import { OAUTH_STATE_TTL_MS, SignInError, type SlackSource } from './source';
+
+export const OAUTH_COOKIE = 'sift_oauth_state';
+const SESSION_COOKIE_MAX_AGE = 60 * 60 * 24 * 30;
+
+/** The redirect URI Slack sends the browser back to: SIFT_PUBLIC_URL's origin, else the request's. */
+export function redirectUri(source: SlackSource, c: Context): string {
+  return `${source.config.publicUrl ?? new URL(c.req.url).origin}/auth/slack/callback`;
+}
+
+export function slackAuthRoutes(
+  ctx: AppContext,
+  source: SlackSource,
+  sessionOf: (c: Context<AppEnv>) => Promise<{ session: Session; tokenHash: string } | null>,
+) {
+  const app = new Hono<AppEnv>();
+
+  app.get('/auth/slack', async (c) => {
+    const { url, browserNonce } = await source.beginSignIn(redirectUri(source, c));
+    setCookie(c, OAUTH_COOKIE, browserNonce, { httpOnly: true, sameSite: 'Lax', path: '/auth/slack', maxAge: OAUTH_STATE_TTL_MS / 1000 });
+    return c.redirect(url, 302);
+  });
+
+  app.get('/auth/slack/callback', async (c) => {
+    const browserNonce = getCookie(c, OAUTH_COOKIE);
+    deleteCookie(c, OAUTH_COOKIE, { path: '/auth/slack' });
+    try {
+      const current = await sessionOf(c);
+      const signIn = await source.completeSignIn({
+        code: c.req.query('code'),
+        state: c.req.query('state'),
+        error: c.req.query('error'),
+        browserNonce,
+        redirectUri: redirectUri(source, c),
+        accountId: current?.session.accountId,
+      });
+      const token = newToken();
+      await ctx.store.createSession(hashToken(token), { accountId: signIn.accountId, workspaceId: signIn.workspaceId, userId: signIn.userId, createdAt: ctx.clock.now() });
+      setCookie(c, COOKIE_NAMES.session, token, { httpOnly: true, sameSite: 'Lax', path: '/', maxAge: SESSION_COOKIE_MAX_AGE });
+      if (signIn.firstSignIn) source.syncInBackground(signIn.workspaceId, signIn.userId);
+      ctx.logger.log('info', 'signed in', { workspace: signIn.workspaceId, user: signIn.userId, source: 'slack' });
+      const query = new URLSearchParams({ auth_success: 'true', workspace: signIn.workspaceId, token });
+      return c.redirect(`/?${query.toString()}`, 302);
+    } catch (error) {
+      if (!(error instanceof SignInError)) throw error;
+      ctx.logger.log('info', 'Slack sign-in refused', { reason: error.code });
+      const query = new URLSearchParams({ error: error.code, message: error.message });
+      return c.redirect(`/auth?${query.toString()}`, 302);
+    }
+  });
+
+  return app;
+}

@@ -1,0 +1,205 @@
+/**
+ * Sync of one member's Slack workspace into the store.
+ *
+ * Full: users.list, the member's conversations (users.conversations over public and
+ * private channels, IMs and group DMs), each one's members, read mark (conversations.info)
+ * and recent history (conversations.history), and the replies of the threads the member
+ * takes part in (conversations.replies). Incremental: the same, asking history and replies
+ * only for what is newer than the newest stored message (`oldest`), and read marks only
+ * where something changed or is unread.
+ *
+ * Every list is paged by cursor to its end. Each conversation is written in one batch of
+ * upserts keyed by ts, and recorded in the member's sync progress, so a sync stopped by an
+ * error resumes with the conversations it had not finished, and nothing is stored twice.
+ */
+import type { ServerLogger } from '../../log';
+import type { SourceBatch, Store } from '../../store/types';
+import { threadId } from '../../../model/validation';
+import type { SlackCaller, SlackResult } from './client';
+import {
+  directoryOf,
+  readMark,
+  takesPart,
+  toConversation,
+  toMessage,
+  toThread,
+  type SlackConversation,
+  type SlackMessage,
+  type SlackUser,
+} from './mapping';
+
+export interface SyncProgress {
+  /** The run in progress (epoch ms), and the conversations it finished. */
+  runStartedAt: number | null;
+  mode: 'full' | 'incremental' | null;
+  done: string[];
+  lastFullSyncAt: number | null;
+  lastSyncAt: number | null;
+}
+
+export interface SyncSummary {
+  workspaces: number;
+  users: number;
+  conversations: number;
+  messages: number;
+  new_messages: number;
+}
+
+export interface SyncDeps {
+  store: Store;
+  caller: SlackCaller;
+  logger: ServerLogger;
+  now: () => number;
+  historyLimit: number;
+  pageLimit: number;
+}
+
+const TYPES = 'public_channel,private_channel,mpim,im';
+
+export async function syncMember(
+  deps: SyncDeps,
+  input: { workspaceId: string; userId: string; token: () => Promise<string>; mode: 'full' | 'incremental' },
+): Promise<SyncSummary> {
+  const { store, caller, logger } = deps;
+  const { workspaceId: ws, userId: me } = input;
+  const started = deps.now();
+  const previous = (await store.getSyncState<SyncProgress>(ws, me)) ?? { runStartedAt: null, mode: null, done: [], lastFullSyncAt: null, lastSyncAt: null };
+  // A run that stopped part-way is resumed (its finished conversations are skipped); a full
+  // sync requested over an unfinished incremental one starts over.
+  const resuming = previous.runStartedAt !== null && (previous.mode === input.mode || previous.mode === 'full');
+  const mode = resuming && previous.mode === 'full' ? 'full' : input.mode;
+  const progress: SyncProgress = { ...previous, runStartedAt: resuming ? previous.runStartedAt : started, mode, done: resuming ? [...previous.done] : [] };
+  await store.setSyncState(ws, me, progress, deps.now());
+  const done = new Set(progress.done);
+
+  const call = async <T extends SlackResult>(method: string, params: Record<string, unknown>) => caller.call<T>(await input.token(), method, params);
+  const all = async <T extends SlackResult, I>(method: string, params: Record<string, unknown>, key: string): Promise<I[]> => {
+    const items: I[] = [];
+    for await (const page of caller.pages<T>(await input.token(), method, params)) items.push(...((page[key] as I[] | undefined) ?? []));
+    return items;
+  };
+
+  // People: every page of users.list, stored first so names resolve.
+  const slackUsers = await all<SlackResult, SlackUser>('users.list', { limit: deps.pageLimit }, 'members');
+  const directory = directoryOf(me, slackUsers);
+  await store.applySourceBatch(ws, { users: [...directory.users.values()] }, deps.now());
+
+  const conversations = (await all<SlackResult, SlackConversation>('users.conversations', { types: TYPES, exclude_archived: true, limit: deps.pageLimit }, 'channels')).filter(
+    (c) => !c.is_archived,
+  );
+  logger.log('info', 'Slack sync started', { workspace: ws, user: me, mode, conversations: conversations.length, resumed: done.size });
+
+  const knownByChannel = mode === 'full' ? new Map<string, string[]>() : await knownThreads(store, ws, me);
+  let newMessages = 0;
+  let finished = done.size;
+  for (const c of conversations) {
+    if (done.has(c.id)) continue;
+    const stored = await store.conversationRecord(ws, c.id);
+    const fresh = mode === 'full' || !stored;
+    const batch: SourceBatch = { conversations: [], messages: [], readMarks: [] };
+
+    // Members: the whole list on a full sync or a new conversation; otherwise as stored (live events keep it).
+    let members: string[];
+    if (c.is_im) members = [me, c.user ?? me];
+    else if (fresh) members = await all<SlackResult, string>('conversations.members', { channel: c.id, limit: deps.pageLimit }, 'members');
+    else members = stored!.member_ids;
+    if (!members.includes(me)) members.push(me);
+    const record = toConversation(c, members, directory);
+    batch.conversations!.push(record);
+
+    // History: newest first, paged; incremental asks only for what is newer than the newest stored message.
+    const oldest = fresh ? undefined : ((await store.listMessages(ws, c.id, 1))[0]?.ts ?? undefined);
+    const history: SlackMessage[] = [];
+    for await (const page of caller.pages<SlackResult>(await input.token(), 'conversations.history', {
+      channel: c.id,
+      limit: Math.min(deps.pageLimit, deps.historyLimit),
+      ...(oldest ? { oldest } : {}),
+    })) {
+      history.push(...((page.messages as SlackMessage[] | undefined) ?? []));
+      if (history.length >= deps.historyLimit) break;
+    }
+    for (const m of history) batch.messages!.push(toMessage(m, c.id, directory));
+
+    // Read mark: conversations.info answers the member's last_read.
+    let lastRead: string | undefined;
+    const summary = stored ? await store.getConversation(ws, me, c.id) : null;
+    if (fresh || history.length > 0 || (summary?.unread_count ?? 0) > 0) {
+      const info = await call<SlackResult>('conversations.info', { channel: c.id });
+      lastRead = readMark((info.channel as SlackConversation | undefined)?.last_read) ?? (c.last_read ? readMark(c.last_read) : undefined);
+      if (lastRead) batch.readMarks!.push({ conversation_id: c.id, user_id: me, last_read: lastRead });
+    }
+
+    // Threads the member takes part in: new parents, and (incremental) the threads already stored.
+    const parents = history.filter((m) => takesPart(m, me));
+    const known = fresh ? [] : (knownByChannel.get(c.id) ?? []);
+    const threadTs = new Set([...parents.map((p) => p.ts), ...known]);
+    for (const ts of threadTs) {
+      const id = threadId(c.id, ts);
+      const since = fresh ? undefined : ((await store.listMessages(ws, id, 1))[0]?.ts ?? undefined);
+      const replies: SlackMessage[] = [];
+      let parent: SlackMessage | undefined = parents.find((p) => p.ts === ts);
+      for await (const page of caller.pages<SlackResult>(await input.token(), 'conversations.replies', {
+        channel: c.id,
+        ts,
+        limit: deps.pageLimit,
+        ...(since ? { oldest: since } : {}),
+      })) {
+        for (const m of (page.messages as SlackMessage[] | undefined) ?? []) {
+          if (m.ts === ts) parent = m;
+          else replies.push(m);
+        }
+      }
+      if (!parent) {
+        const stored = await store.getMessage(ws, c.id, ts);
+        if (!stored) continue;
+        parent = { ts, user: stored.user, text: stored.text, thread_ts: ts, reply_count: stored.reply_count };
+      } else if (!history.includes(parent)) {
+        // The parent's reply count changed with the new replies.
+        batch.messages!.push(toMessage(parent, c.id, directory));
+      }
+      const thread = toThread(record, parent, replies, directory);
+      const existing = fresh ? null : await store.conversationRecord(ws, thread.id);
+      if (existing) thread.member_ids = [...new Set([...existing.member_ids, ...thread.member_ids])];
+      batch.conversations!.push(thread);
+      for (const r of replies) batch.messages!.push(toMessage(r, thread.id, directory));
+      // Slack keeps no public read mark per thread; the parent's last_read when it has one, else the channel's.
+      const threadRead = readMark(parent.last_read) ?? lastRead;
+      if (threadRead && (fresh || !existing || replies.length > 0)) batch.readMarks!.push({ conversation_id: thread.id, user_id: me, last_read: threadRead });
+    }
+
+    const written = await store.applySourceBatch(ws, batch, deps.now());
+    newMessages += written.result.inserted.length;
+    done.add(c.id);
+    progress.done.push(c.id);
+    await store.setSyncState(ws, me, progress, deps.now());
+    finished += 1;
+    if (finished % 25 === 0 || finished === conversations.length) {
+      logger.log('info', 'Slack sync progress', { workspace: ws, user: me, done: finished, total: conversations.length });
+    }
+  }
+
+  const at = deps.now();
+  await store.setSyncState(ws, me, {
+    runStartedAt: null,
+    mode: null,
+    done: [],
+    lastFullSyncAt: mode === 'full' ? at : progress.lastFullSyncAt,
+    lastSyncAt: at,
+  } satisfies SyncProgress, at);
+  if (mode === 'full') await store.markWorkspaceImported(ws);
+  const { total } = await store.listConversations(ws, me, { limit: 0 });
+  const summary: SyncSummary = { workspaces: 1, users: directory.users.size, conversations: total, messages: await store.countMessages(ws), new_messages: newMessages };
+  logger.log('info', 'Slack sync finished', { workspace: ws, user: me, mode, ms: deps.now() - started, ...summary });
+  return summary;
+}
+
+/** The member's stored thread conversations, as their thread ts by parent channel. */
+async function knownThreads(store: Store, ws: string, me: string): Promise<Map<string, string[]>> {
+  const { conversations } = await store.listConversations(ws, me, { type: 'thread' });
+  const byChannel = new Map<string, string[]>();
+  for (const c of conversations) {
+    if (!c.parent_conversation_id || !c.parent_message?.ts) continue;
+    byChannel.set(c.parent_conversation_id, [...(byChannel.get(c.parent_conversation_id) ?? []), c.parent_message.ts]);
+  }
+  return byChannel;
+}
