@@ -18,6 +18,7 @@ import { searchRoutes } from './routes/search';
 import { staticRoutes } from './routes/static';
 import { viewRoutes } from './routes/views';
 import { aiRoutes } from './routes/ai';
+import { waitlistRoutes } from './routes/waitlist';
 import { AiService } from './ai/service';
 import { AiError, type AiProvider } from './ai/types';
 import { createLocalProvider } from './ai/local/provider';
@@ -52,8 +53,8 @@ export interface AppEnv {
 
 export type AppContext = Required<Pick<AppDeps, 'store' | 'source' | 'clock' | 'hub' | 'logger'>> & { config: AppConfig; ai: AiService | null };
 
-/** Paths under /api that answer without a token (SPEC §7.1: configuration and status). */
-const PUBLIC_API = new Set(['/api/auth/status', '/api/config/mode', '/api/config/features', '/api/setup/status']);
+/** Paths under /api that answer without a token (SPEC §7.1: configuration and status; §7.7: the waitlist, on the sign-in page). */
+const PUBLIC_API = new Set(['/api/auth/status', '/api/config/mode', '/api/config/features', '/api/setup/status', '/api/waitlist/signup']);
 
 export function createApp(deps: AppDeps) {
   const hub = deps.hub ?? new LiveHub();
@@ -111,6 +112,7 @@ export function createApp(deps: AppDeps) {
   app.route('/', searchRoutes(ctx));
   app.route('/', viewRoutes(ctx));
   app.route('/', aiRoutes(ctx));
+  app.route('/', waitlistRoutes(ctx));
   app.all('/api/*', (c) => c.json({ error: `No such endpoint: ${c.req.method} ${c.req.path}` }, 404));
   app.route('/', staticRoutes(ctx));
   return { app, ctx };

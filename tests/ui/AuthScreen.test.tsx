@@ -1,4 +1,4 @@
-import { render, screen, within } from '@testing-library/react';
+import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
 import { AuthScreen } from '../../src/ui/screens/AuthScreen';
@@ -56,7 +56,7 @@ describe('AuthScreen (SPEC §2.2)', () => {
     expect(link.getAttribute('href')).toMatch(/^https:\/\//);
   });
 
-  it.each(['Teams', 'Email'])('Connect to %s is tagged Waitlist and opens a dialog, without navigating', async (service) => {
+  it.each(['Teams', 'Email'])('Connect to %s is tagged Waitlist and opens its waitlist modal, without navigating', async (service) => {
     const user = userEvent.setup();
     render(<AuthScreen />);
     const button = screen.getByRole('button', { name: new RegExp(`^Connect to ${service}`) });
@@ -65,13 +65,56 @@ describe('AuthScreen (SPEC §2.2)', () => {
 
     await user.click(button);
 
-    const dialog = screen.getByRole('dialog');
+    const dialog = screen.getByRole('dialog', { name: `Join the ${service} waitlist` });
     expect(dialog.getAttribute('aria-modal')).toBe('true');
-    expect(within(dialog).getByRole('heading').textContent).toContain(service);
+    expect(within(dialog).getByRole('button', { name: 'Join Waitlist' })).toBeTruthy();
+    expect(document.activeElement).toBe(within(dialog).getByLabelText('Email'));
+    expect(screen.queryByText(/is not available yet/)).toBeNull();
     expect(assign).not.toHaveBeenCalled();
 
     await user.click(within(dialog).getByRole('button', { name: 'Close' }));
     expect(screen.queryByRole('dialog')).toBeNull();
+    // Focus goes back to the button that opened it.
+    expect(document.activeElement).toBe(button);
+  });
+
+  it('the waitlist for Teams: sends the address, says "You\'re on the list!", closes after 2 s and opens empty next time', async () => {
+    vi.useFakeTimers();
+    try {
+      const fetchMock = vi.fn<typeof fetch>(async () => new Response(JSON.stringify({ success: true, created: true, message: "You're on the list!" }), { status: 200 }));
+      vi.stubGlobal('fetch', fetchMock);
+      render(<AuthScreen />);
+      fireEvent.click(screen.getByRole('button', { name: /^Connect to Teams/ }));
+      const input = within(screen.getByRole('dialog')).getByLabelText('Email') as HTMLInputElement;
+      fireEvent.change(input, { target: { value: 'ada@example.com' } });
+      fireEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Join Waitlist' }));
+      await act(async () => {});
+
+      expect(fetchMock).toHaveBeenCalledTimes(1);
+      expect(JSON.parse(fetchMock.mock.calls[0]![1]!.body as string)).toEqual({ email: 'ada@example.com', platform: 'teams' });
+      expect(within(screen.getByRole('dialog')).getByRole('status').textContent).toBe("You're on the list!");
+      act(() => vi.advanceTimersByTime(1_999));
+      expect(screen.queryByRole('dialog')).not.toBeNull();
+      act(() => vi.advanceTimersByTime(1));
+      expect(screen.queryByRole('dialog')).toBeNull();
+
+      fireEvent.click(screen.getByRole('button', { name: /^Connect to Teams/ }));
+      expect((within(screen.getByRole('dialog')).getByLabelText('Email') as HTMLInputElement).value).toBe('');
+      expect(within(screen.getByRole('dialog')).queryByRole('status')).toBeNull();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('Connect to Email signs up for the email platform', async () => {
+    const fetchMock = vi.fn<typeof fetch>(async () => new Response(JSON.stringify({ success: true, created: false }), { status: 200 }));
+    vi.stubGlobal('fetch', fetchMock);
+    const user = userEvent.setup();
+    render(<AuthScreen />);
+    await user.click(screen.getByRole('button', { name: /^Connect to Email/ }));
+    await user.type(within(screen.getByRole('dialog')).getByLabelText('Email'), 'grace@example.com{Enter}');
+    expect(JSON.parse(fetchMock.mock.calls[0]![1]!.body as string)).toEqual({ email: 'grace@example.com', platform: 'email' });
+    expect(await screen.findByText("You're on the list!")).toBeTruthy();
   });
 
   it('Connect to Slack carries no Waitlist tag', () => {

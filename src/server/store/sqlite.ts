@@ -636,6 +636,18 @@ export class SqliteStore implements Store {
     return rows.map((r) => JSON.parse(r.lesson) as Lesson);
   }
 
+  async addWaitlistSignup(email: string, platform: 'teams' | 'email', at: number): Promise<{ created: boolean }> {
+    const result = this.st(`INSERT OR IGNORE INTO waitlist (email, platform, created_at) VALUES (?, ?, ?)`).run(email.trim().toLowerCase(), platform, at);
+    return { created: result.changes > 0 };
+  }
+
+  async countWaitlist(platform?: 'teams' | 'email'): Promise<number> {
+    const row = (platform
+      ? this.st(`SELECT count(*) AS n FROM waitlist WHERE platform = ?`).get(platform)
+      : this.st(`SELECT count(*) AS n FROM waitlist`).get()) as { n: number };
+    return row.n;
+  }
+
   async latestFromOthers(workspaceId: string, conversationId: string, userId: string) {
     const latest = this.st(
       `SELECT ts FROM messages WHERE workspace_id = ? AND conversation_id = ? AND (user IS NULL OR user != ?) AND ${COUNTS_AS_UNREAD}

@@ -378,6 +378,11 @@ export interface Store {
   /** Creates the member's missing settings rows with the definitions' defaults; `created` counts them (0: nothing changed). */
   initializeBuiltinViews(workspaceId: string, userId: string, at: number, build: EventBuilder<MemberViews & { created: number }>): Promise<Written<MemberViews & { created: number }>>;
 
+  /* the waitlist (SPEC §7.7) */
+  /** Records a signup; the same email (normalised to lower case) and platform twice is one signup (created: false). */
+  addWaitlistSignup(email: string, platform: 'teams' | 'email', at: number): Promise<{ created: boolean }>;
+  countWaitlist(platform?: 'teams' | 'email'): Promise<number>;
+
   /* workspace sources (Slack): sync batches, credentials, OAuth states, event ids, sync progress */
   /** Applies a sync or live batch (upserts keyed by id and ts), with the events `build` makes of it, in one transaction. */
   applySourceBatch(workspaceId: string, batch: SourceBatch, at: number, build?: EventBuilder<SourceBatchResult>): Promise<Written<SourceBatchResult>>;

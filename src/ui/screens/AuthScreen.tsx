@@ -1,9 +1,10 @@
 import { useState } from 'react';
+import { WaitlistModal, type WaitlistPlatform } from '../components/WaitlistModal';
 
 /** SPEC §2.2: the sign-up / sign-in page. */
 export function AuthScreen() {
   const [connecting, setConnecting] = useState(false);
-  const [notice, setNotice] = useState<string | null>(null);
+  const [waitlist, setWaitlist] = useState<WaitlistPlatform | null>(null);
 
   const connect = () => {
     setConnecting(true);
@@ -24,10 +25,10 @@ export function AuthScreen() {
           <button type="button" className="button primary wide" onClick={connect} disabled={connecting}>
             {connecting ? 'Connecting...' : 'Connect to Slack'}
           </button>
-          <button type="button" className="button wide" onClick={() => setNotice('Teams')}>
+          <button type="button" className="button wide" onClick={() => setWaitlist('teams')}>
             Connect to Teams <span className="tag">Waitlist</span>
           </button>
-          <button type="button" className="button wide" onClick={() => setNotice('Email')}>
+          <button type="button" className="button wide" onClick={() => setWaitlist('email')}>
             Connect to Email <span className="tag">Waitlist</span>
           </button>
         </div>
@@ -49,17 +50,8 @@ export function AuthScreen() {
           .
         </p>
       </section>
-      {notice && (
-        <div className="modal-backdrop" onClick={() => setNotice(null)}>
-          <div role="dialog" aria-modal="true" aria-labelledby="waitlist-title" className="modal" onClick={(e) => e.stopPropagation()}>
-            <h2 id="waitlist-title">Connecting {notice} is not available yet</h2>
-            <p className="muted">Sift works with Slack today. {notice} support is on its way.</p>
-            <button type="button" className="button primary" autoFocus onClick={() => setNotice(null)}>
-              Close
-            </button>
-          </div>
-        </div>
-      )}
+      {/* Mounted only while open: each opening starts with an empty field. */}
+      {waitlist && <WaitlistModal platform={waitlist} onClose={() => setWaitlist(null)} />}
     </main>
   );
 }
