@@ -104,6 +104,11 @@ export class SlackSource implements WorkspaceSource {
     return () => this.stop();
   }
 
+  /** Resolves once every live event received so far is applied (tests). */
+  async idle(): Promise<void> {
+    await this.live?.idle();
+  }
+
   async stop(): Promise<void> {
     if (this.pollTimer) clearInterval(this.pollTimer);
     this.pollTimer = null;
@@ -241,9 +246,11 @@ export class SlackSource implements WorkspaceSource {
    */
   async withMember<T>(workspaceId: string, userId: string, what: string, fn: (token: () => Promise<string>) => Promise<T>): Promise<T> {
     let refreshed = false;
+    let last: string | undefined;
     const token = async () => {
       const t = await this.vault.access(workspaceId, userId);
       if (!t) throw new SlackApiError(what, 'not_authed', 'platform');
+      last = t;
       return t;
     };
     for (;;) {
@@ -254,7 +261,7 @@ export class SlackSource implements WorkspaceSource {
         // An expired rotating token: refresh once and try again.
         if (error.code === 'token_expired' && !refreshed) {
           refreshed = true;
-          const fresh = await this.vault.access(workspaceId, userId, true).catch(() => null);
+          const fresh = await this.vault.access(workspaceId, userId, last).catch(() => null);
           if (fresh) continue;
         }
         if (error.isAuthError || error.code === 'token_expired') {

@@ -98,16 +98,23 @@ export class TokenVault {
     });
   }
 
-  /** The member's working access token (refreshed first when it is about to expire); null when there is none. */
-  async access(workspaceId: string, userId: string, forceRefresh = false): Promise<string | null> {
+  /**
+   * The member's working access token (refreshed first when it is about to expire); null
+   * when there is none. `stale`: a token Slack just called expired; it is refreshed unless
+   * another request already replaced it (then the replacement is answered).
+   */
+  async access(workspaceId: string, userId: string, stale?: string): Promise<string | null> {
     const key = `${workspaceId}\u0000${userId}`;
     const inFlight = this.refreshing.get(key);
     if (inFlight) return inFlight;
     const credential = await this.deps.store.getCredential(workspaceId, userId);
     if (!credential) return null;
     const sealed = JSON.parse(this.deps.cipher.decrypt(credential.secret)) as Sealed;
-    const expiring = credential.expiresAt !== null && credential.expiresAt - REFRESH_MARGIN_MS <= this.deps.now();
-    if ((!expiring && !forceRefresh) || !sealed.refresh) return sealed.access;
+    // Refresh a minute before the expiry (a quarter of the lifetime for short-lived tokens).
+    const margin = credential.expiresAt === null ? 0 : Math.min(REFRESH_MARGIN_MS, (credential.expiresAt - credential.updatedAt) / 4);
+    const expiring = credential.expiresAt !== null && credential.expiresAt - margin <= this.deps.now();
+    const refused = stale !== undefined && stale === sealed.access;
+    if ((!expiring && !refused) || !sealed.refresh) return sealed.access;
     // Checked again after the await above: another request may have started the refresh meanwhile.
     const again = this.refreshing.get(key);
     if (again) return again;
