@@ -98,10 +98,10 @@ export function reduceMessages(
     return [...messages.slice(0, index), updated, ...messages.slice(index + 1)];
   }
 
-  if (messages.some((m) => m.ts === message.ts)) return messages;
-  if (message.client_msg_id) {
-    const pending = messages.findIndex((m) => m.pending && m.client_msg_id === message.client_msg_id);
-    if (pending >= 0) return insertByTs([...messages.slice(0, pending), ...messages.slice(pending + 1)], withUser);
-  }
-  return insertByTs(messages, withUser);
+  // The server's copy answers a pending one (same client_msg_id), even when the copy is
+  // already shown (Slack can echo a sent message before the send call returns).
+  const pending = message.client_msg_id ? messages.findIndex((m) => m.pending && m.client_msg_id === message.client_msg_id) : -1;
+  const settled = pending >= 0 ? [...messages.slice(0, pending), ...messages.slice(pending + 1)] : messages;
+  if (settled.some((m) => m.ts === message.ts)) return settled;
+  return insertByTs(settled, withUser);
 }

@@ -1,7 +1,17 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
+import { MemoryRouter } from 'react-router';
 import { AuthScreen } from '../../src/ui/screens/AuthScreen';
+
+/** The sign-in page at /auth, with an optional query (a failed Slack sign-in lands with ?error=…&message=…). */
+function renderAuth(search = '') {
+  return render(
+    <MemoryRouter initialEntries={[`/auth${search}`]}>
+      <AuthScreen />
+    </MemoryRouter>,
+  );
+}
 
 let assign: MockInstance<(url: string | URL) => void>;
 
@@ -12,13 +22,13 @@ beforeEach(() => {
 
 describe('AuthScreen (SPEC §2.2)', () => {
   it('is headed "Sign up to Sift"', () => {
-    render(<AuthScreen />);
+    renderAuth();
     expect(screen.getByRole('heading', { level: 1, name: 'Sign up to Sift' })).toBeTruthy();
   });
 
   it('Connect to Slack goes to /auth/slack and reads Connecting... while pending, disabled', async () => {
     const user = userEvent.setup();
-    render(<AuthScreen />);
+    renderAuth();
     const button = screen.getByRole('button', { name: 'Connect to Slack' }) as HTMLButtonElement;
     expect(button.disabled).toBe(false);
 
@@ -38,7 +48,7 @@ describe('AuthScreen (SPEC §2.2)', () => {
 
   it('"Sign in" behaves like Connect to Slack and does not follow its href itself', async () => {
     const user = userEvent.setup();
-    render(<AuthScreen />);
+    renderAuth();
     const link = screen.getByRole('link', { name: 'Sign in' });
     await user.click(link);
     expect(assign).toHaveBeenCalledTimes(1);
@@ -49,7 +59,7 @@ describe('AuthScreen (SPEC §2.2)', () => {
   });
 
   it('"learn more" opens in a new tab without giving the page an opener', () => {
-    render(<AuthScreen />);
+    renderAuth();
     const link = screen.getByRole('link', { name: 'learn more' });
     expect(link.getAttribute('target')).toBe('_blank');
     expect((link.getAttribute('rel') ?? '').split(/\s+/)).toContain('noopener');
@@ -58,7 +68,7 @@ describe('AuthScreen (SPEC §2.2)', () => {
 
   it.each(['Teams', 'Email'])('Connect to %s is tagged Waitlist and opens its waitlist modal, without navigating', async (service) => {
     const user = userEvent.setup();
-    render(<AuthScreen />);
+    renderAuth();
     const button = screen.getByRole('button', { name: new RegExp(`^Connect to ${service}`) });
     expect(within(button).getByText('Waitlist')).toBeTruthy();
     expect(screen.queryByRole('dialog')).toBeNull();
@@ -83,7 +93,7 @@ describe('AuthScreen (SPEC §2.2)', () => {
     try {
       const fetchMock = vi.fn<typeof fetch>(async () => new Response(JSON.stringify({ success: true, created: true, message: "You're on the list!" }), { status: 200 }));
       vi.stubGlobal('fetch', fetchMock);
-      render(<AuthScreen />);
+      renderAuth();
       fireEvent.click(screen.getByRole('button', { name: /^Connect to Teams/ }));
       const input = within(screen.getByRole('dialog')).getByLabelText('Email') as HTMLInputElement;
       fireEvent.change(input, { target: { value: 'ada@example.com' } });
@@ -110,7 +120,7 @@ describe('AuthScreen (SPEC §2.2)', () => {
     const fetchMock = vi.fn<typeof fetch>(async () => new Response(JSON.stringify({ success: true, created: false }), { status: 200 }));
     vi.stubGlobal('fetch', fetchMock);
     const user = userEvent.setup();
-    render(<AuthScreen />);
+    renderAuth();
     await user.click(screen.getByRole('button', { name: /^Connect to Email/ }));
     await user.type(within(screen.getByRole('dialog')).getByLabelText('Email'), 'grace@example.com{Enter}');
     expect(JSON.parse(fetchMock.mock.calls[0]![1]!.body as string)).toEqual({ email: 'grace@example.com', platform: 'email' });
@@ -118,8 +128,29 @@ describe('AuthScreen (SPEC §2.2)', () => {
   });
 
   it('Connect to Slack carries no Waitlist tag', () => {
-    render(<AuthScreen />);
+    renderAuth();
     expect(within(screen.getByRole('button', { name: 'Connect to Slack' })).queryByText('Waitlist')).toBeNull();
     expect(screen.getAllByText('Waitlist')).toHaveLength(2);
+  });
+
+  describe('a failed Slack sign-in', () => {
+    it('shows the server’s message, and dismisses it', async () => {
+      const user = userEvent.setup();
+      renderAuth('?error=state_mismatch&message=' + encodeURIComponent('The sign-in link expired or was already used. Connect again.'));
+      const alert = screen.getByRole('alert');
+      expect(alert.textContent).toContain('The sign-in link expired or was already used. Connect again.');
+      await user.click(within(alert).getByRole('button', { name: 'Dismiss' }));
+      expect(screen.queryByRole('alert')).toBeNull();
+    });
+
+    it('explains a cancelled consent without a message', () => {
+      renderAuth('?error=access_denied');
+      expect(screen.getByRole('alert').textContent).toContain('Slack sign-in was cancelled.');
+    });
+
+    it('shows nothing on a plain visit', () => {
+      renderAuth();
+      expect(screen.queryByRole('alert')).toBeNull();
+    });
   });
 });

@@ -126,6 +126,14 @@ describe('reduceMessages', () => {
     expect(next).toEqual([confirmed]);
   });
 
+  it('settles the pending copy when the server copy is already shown (a Slack echo that came first)', () => {
+    const pending: Message = { ts: '9999999999.999999', text: 'hi', channel: CHANNEL_ID, pending: true, client_msg_id: 'm1' };
+    const echo: Message = { ts: slackTs(FAKE_NOW), text: 'hi', channel: CHANNEL_ID, user: USER_ME.id };
+    const confirmed: Message = { ...echo, client_msg_id: 'm1' };
+    const next = reduceMessages([echo, pending], CHANNEL_ID, newMessage(confirmed), memoryLogger());
+    expect(next).toEqual([echo]);
+  });
+
   it('leaves other conversations and channel_marked alone', () => {
     const messages: Message[] = [parent];
     expect(reduceMessages(messages, 'C_OTHER', newMessage(message_new), memoryLogger())).toBe(messages);

@@ -470,8 +470,18 @@ export class SqliteStore implements Store {
           | MessageRow
           | undefined;
         if (stored) {
-          const result = { message: toMessage(stored), conversation: this.baseSummary(ws, input.conversationId), members: this.readStates(ws, input.conversationId) };
-          return { result, events: [] };
+          // The echo was stored first (with Slack's own client_msg_id, if any): the sender still
+          // learns that this is their send (our client_msg_id settles the pending copy); nobody
+          // else hears of it twice.
+          if (!input.client_msg_id || stored.client_msg_id === input.client_msg_id) {
+            const result = { message: toMessage(stored), conversation: this.baseSummary(ws, input.conversationId), members: this.readStates(ws, input.conversationId) };
+            return { result, events: [] };
+          }
+          this.st(`UPDATE messages SET client_msg_id = ? WHERE workspace_id = ? AND conversation_id = ? AND ts = ?`).run(input.client_msg_id, ws, input.conversationId, input.ts);
+          const message = toMessage({ ...stored, client_msg_id: input.client_msg_id });
+          const result = { message, conversation: this.baseSummary(ws, input.conversationId), members: this.readStates(ws, input.conversationId) };
+          const events = build(result).filter((e) => e.userId === input.user);
+          return { result, events: this.appendEventsNow(ws, events, input.at) };
         }
       }
       const ts = input.ts ?? tsAfter(input.at, conv.latest_ts ?? undefined);

@@ -1,10 +1,20 @@
 import { useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { WaitlistModal, type WaitlistPlatform } from '../components/WaitlistModal';
 
-/** SPEC §2.2: the sign-up / sign-in page. */
+/** What a failed Slack sign-in says when the server's message is missing (by its error code). */
+const SIGN_IN_ERRORS: Record<string, string> = {
+  access_denied: 'Slack sign-in was cancelled. Connect again to give Sift access.',
+};
+const SIGN_IN_ERROR_DEFAULT = 'Slack sign-in did not complete. Please try again.';
+
+/** SPEC §2.2: the sign-up / sign-in page. A failed Slack sign-in lands here with ?error=…&message=…, shown above the buttons. */
 export function AuthScreen() {
   const [connecting, setConnecting] = useState(false);
   const [waitlist, setWaitlist] = useState<WaitlistPlatform | null>(null);
+  const [params, setParams] = useSearchParams();
+  const errorCode = params.get('error');
+  const signInError = errorCode ? params.get('message') || SIGN_IN_ERRORS[errorCode] || SIGN_IN_ERROR_DEFAULT : null;
 
   const connect = () => {
     setConnecting(true);
@@ -21,6 +31,14 @@ export function AuthScreen() {
         </div>
         <h1 id="auth-title">Sign up to Sift</h1>
         <p className="muted">One triage inbox over your DMs, channels and threads.</p>
+        {signInError && (
+          <div className="banner error" role="alert">
+            <span>{signInError}</span>
+            <button type="button" className="icon-button" aria-label="Dismiss" onClick={() => setParams({}, { replace: true })}>
+              ×
+            </button>
+          </div>
+        )}
         <div className="auth-actions">
           <button type="button" className="button primary wide" onClick={connect} disabled={connecting}>
             {connecting ? 'Connecting...' : 'Connect to Slack'}

@@ -122,6 +122,17 @@ describe('sending and marking read through Slack', () => {
     expect(reply.body.message.channel).toBe(`${channel.id}:${ts}`);
   });
 
+  it('tells the sender which send a message answers (client_msg_id), whether the echo came first or not', async () => {
+    const { call, fake, channel } = await signedIn();
+    const sent = await call('/api/messages/send', { body: { channel: channel.id, text: 'settle my pending copy', client_msg_id: 'pending-1' } });
+    expect(sent.status).toBe(200);
+    const ts = sent.body.ts as string;
+    await until(() => fake.envelopes.length > 0 && fake.envelopes.every((e) => fake.acked.includes(e.envelope_id)), 5_000, 'echo acked');
+    await server.source.idle();
+    await stream!.until((events) => updates(events, 'new_message').some((d) => d.message?.ts === ts && d.message?.client_msg_id === 'pending-1'));
+    expect(server.store.db.prepare(`SELECT count(*) AS n FROM messages WHERE ts = ?`).get(ts)).toEqual({ n: 1 });
+  });
+
   it('a Slack error on send answers its text and stores nothing', async () => {
     const { call, fake, channel, me } = await signedIn();
     // The member left the channel on Slack (no event reached Sift).

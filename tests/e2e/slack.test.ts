@@ -1,0 +1,75 @@
+/**
+ * Sift against a Slack workspace, end to end in Chromium (issue 7 §6): the real server in
+ * Slack mode, pointed at a local server that speaks Slack's Web API, OAuth pages and Socket
+ * Mode (tests/fakes/slackServer.ts). Sign in through the OAuth pages, see the workspace's
+ * conversations, a message posted in Slack appears live, and a reply sent from Sift reaches Slack.
+ */
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeSlack, type FakeSlack } from '../fakes/slackServer';
+import { e2eSession } from './harness';
+
+const env: Record<string, string> = { SIFT_SIMULATOR_RATE: '0' };
+let fake: FakeSlack;
+beforeAll(async () => {
+  fake = await startFakeSlack({ size: 'small' });
+  Object.assign(env, {
+    SLACK_CLIENT_ID: fake.clientId,
+    SLACK_CLIENT_SECRET: fake.clientSecret,
+    SLACK_APP_TOKEN: fake.appToken,
+    SLACK_API_URL: fake.apiUrl,
+    SLACK_AUTHORIZE_URL: fake.authorizeUrl,
+    SIFT_SECRET: 'e2e-secret-key-for-the-stored-tokens',
+  });
+});
+// Registered after the fake starts, so the server gets its URLs.
+const session = e2eSession({ env, init: [() => localStorage.setItem('sift_sort_mode:conversations', 'time')] });
+afterAll(() => fake?.close());
+
+let page: Page;
+beforeAll(() => {
+  ({ page } = session);
+});
+
+/** A channel the member is in, with another person in it. */
+function sharedChannel() {
+  const me = fake.member.id;
+  const channel = fake.workspace.conversations.find((c) => c.kind === 'public_channel' && c.members.includes(me) && c.members.some((m) => m !== me && !fake.workspace.users.find((u) => u.id === m)?.is_bot));
+  if (!channel) throw new Error('the fake workspace has no shared channel');
+  const other = channel.members.find((m) => m !== me && !fake.workspace.users.find((u) => u.id === m)?.is_bot)!;
+  return { channel, other };
+}
+
+describe('Slack mode', () => {
+  it('signs in through Slack’s OAuth pages and shows the workspace’s conversations', async () => {
+    await page.goto(`${session.server.url}/auth`);
+    await page.getByRole('button', { name: 'Connect to Slack' }).click();
+    await page.waitForURL(`${fake.url}/oauth/v2/authorize**`);
+    await page.getByRole('button', { name: 'Allow' }).click();
+    await page.waitForURL('**/inbox');
+    await page.goto(`${session.server.url}/conversations`);
+    const { channel } = sharedChannel();
+    await page.getByRole('option', { name: new RegExp(channel.name) }).first().waitFor({ timeout: 30_000 });
+  });
+
+  it('shows a message posted in Slack without a reload', async () => {
+    const { channel, other } = sharedChannel();
+    fake.post(other, channel.id, 'Live from Slack: the quokka deploy is green');
+    await page.getByRole('option', { name: /the quokka deploy is green/ }).waitFor({ timeout: 15_000 });
+  });
+
+  it('sends a reply from Sift that reaches Slack', async () => {
+    const { channel } = sharedChannel();
+    await page.getByRole('option', { name: /the quokka deploy is green/ }).click();
+    const box = page.getByRole('textbox', { name: 'Message' });
+    await box.fill('Replying from Sift to Slack');
+    await box.press('Enter');
+    await page.locator('.message:not(.pending)', { hasText: 'Replying from Sift to Slack' }).waitFor();
+    const sent = fake.calls.find((c) => c.method === 'chat.postMessage' && c.params.text === 'Replying from Sift to Slack');
+    expect(sent?.params.channel).toBe(channel.id);
+    expect(fake.workspace.conversations.find((c) => c.id === channel.id)!.messages.some((m) => m.text === 'Replying from Sift to Slack')).toBe(true);
+    // Slack echoes it over Socket Mode; Sift shows it once.
+    await page.waitForTimeout(500);
+    expect(await page.locator('.detail-pane .message', { hasText: 'Replying from Sift to Slack' }).count()).toBe(1);
+  });
+});
