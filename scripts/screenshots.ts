@@ -20,6 +20,13 @@ try {
     await page.goto(`${server.url}/auth`);
     await page.getByRole('button', { name: 'Connect to Slack' }).waitFor();
     await shot('auth');
+    await page.getByRole('button', { name: 'Connect to Teams' }).click();
+    await page.getByRole('dialog').getByLabel('Email').fill('dana@example.com');
+    await shot('waitlist');
+    await page.keyboard.press('Escape');
+    await page.goto(`${server.url}/auth?error=access_denied`);
+    await page.getByRole('alert').waitFor();
+    await shot('auth-error');
     await signIn(page, server.url);
     await page.locator('.group-header').first().waitFor();
     await page.getByRole('option').nth(5).hover();
