@@ -45,6 +45,13 @@
  *   authorized user (one who was issued a user token, or the member) is in the conversation; its
  *   `authorizations` names that user.
  * - `GET /avatars/<user>_<size>.png`: an SVG with the user's initials (profile image URLs).
+ * - Several workspaces (`teams: n`): one app installed in n teams (`fake.teams`), each generated
+ *   from seed + i with its own team id, name and domain; the member is the same person in each
+ *   (same name and e-mail) under each team's own user id. The authorize page's workspace switcher
+ *   (links in `nav#teams`, each the same page with Slack's `team` parameter) chooses the team the
+ *   code, and so the token, is bound to (default: `setConsentTeam`, else the first). Every Web API
+ *   method answers from its token's team, so another team's channel is channel_not_found; one app
+ *   token and one Socket Mode link carry every team's events, each with its own team_id.
  *
  * Deliberately not: bot-token semantics beyond auth.test/users/conversations reads and posting;
  * blocks/attachments rendering (stored as given); files, reactions.*, pins, search, usergroups,
@@ -101,6 +108,9 @@ export interface FakeSlackOptions {
   pageLimitMax?: number;
   /** Re-send an unacknowledged Socket Mode envelope after this long (default 3000 ms). */
   ackTimeoutMs?: number;
+  /** Workspaces (teams) the app is installed in (default 1). Team i is generated from seed + i, with
+   *  its own id, name and domain; the member is the same person in each, under each team's own user id. */
+  teams?: number;
 }
 
 export interface FakeSlackCall {
@@ -108,6 +118,8 @@ export interface FakeSlackCall {
   /** Decoded params, without `token`. */
   params: Record<string, string>;
   token: string | null;
+  /** The team of the token (null: no token, an unknown one, or the app-level token). */
+  team: string | null;
   /** Date.now() when the request arrived. */
   at: number;
   status: number;
@@ -122,6 +134,15 @@ export interface FakeEnvelope {
   at: number;
 }
 
+/** One workspace the fake serves. */
+export interface FakeTeam {
+  team: { id: string; name: string; domain: string };
+  /** The team's content, as Slack holds it. */
+  workspace: FakeWorkspace;
+  /** The member in this team: the same person in every team, under this team's user id. */
+  member: FakeUser;
+}
+
 export interface FakeSlack {
   /** http://127.0.0.1:PORT */
   url: string;
@@ -132,12 +153,18 @@ export interface FakeSlack {
   clientId: string;
   clientSecret: string;
   appToken: string;
+  /** The first team (`teams[0]`). */
   team: { id: string; name: string; domain: string };
-  /** The workspace's content, as Slack holds it. */
+  /** The first team's content, as Slack holds it. */
   workspace: FakeWorkspace;
-  /** Who consents on the authorize page (default: the first human user, the "member"). */
+  /** The first team's member: who consents on its authorize page by default (its first human user). */
   member: FakeUser;
+  /** Every team, the first one first. */
+  teams: FakeTeam[];
+  /** Who consents on the authorize page of that user's team (default: the team's member). */
   setConsentUser(userId: string): void;
+  /** The team the authorize page shows when its `team` parameter does not choose one (default: the first). */
+  setConsentTeam(teamId: string): void;
   /** Posts as a user (as if from Slack's own client): stores it and delivers the Socket Mode events. */
   post(userId: string, channel: string, text: string, options?: { thread_ts?: string }): { ts: string };
   /** Edits a message (message_changed event). */
@@ -188,6 +215,7 @@ const MAX_TS = '9999999999.999999';
 
 interface TokenRecord {
   token: string;
+  teamId: string;
   kind: 'user' | 'bot' | 'app';
   userId: string;
   scopes: string[];
@@ -198,6 +226,7 @@ interface TokenRecord {
 
 interface CodeRecord {
   clientId: string;
+  teamId: string;
   userId: string;
   userScopes: string[];
   botScopes: string[];
@@ -216,7 +245,27 @@ class ApiError extends Error {
 }
 
 type Params = Record<string, string>;
-type Handler = (params: Params, auth: TokenRecord) => Record<string, unknown>;
+type Handler = (params: Params, auth: TokenRecord, t: TeamState) => Record<string, unknown>;
+
+/** One team's state inside the fake. */
+interface TeamState {
+  workspace: FakeWorkspace;
+  team: { id: string; name: string; domain: string };
+  member: FakeUser;
+  consentUser: FakeUser;
+  /** Users who were issued user tokens, in order (events are delivered for them). */
+  installed: string[];
+  botUserId: string;
+}
+
+/** Names and domains of the teams after the first. */
+const OTHER_TEAMS: Array<[string, string]> = [
+  ['Globex Labs', 'globex-labs'],
+  ['Initech', 'initech'],
+  ['Umbrella Research', 'umbrella-research'],
+  ['Hooli', 'hooli'],
+  ['Stark Industries', 'stark-industries'],
+];
 
 const escapeHtml = (s: string): string =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
@@ -252,25 +301,53 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
   const workspace = generateWorkspace({ seed: options.seed, size: options.size, now: options.now, baseUrl: url });
+  /** The one app: installed in every team, one app token and one Socket Mode link for all of them. */
+  const appId = workspace.appId;
+  const firstMember = workspace.users.find((u) => u.id === workspace.memberId) as FakeUser;
+  const workspaces = [workspace];
+  for (let i = 1; i < Math.max(1, Math.floor(options.teams ?? 1)); i++) {
+    const [name, domain] = OTHER_TEAMS[(i - 1) % OTHER_TEAMS.length] as [string, string];
+    const lap = Math.floor((i - 1) / OTHER_TEAMS.length);
+    const other = generateWorkspace({
+      seed: (options.seed ?? 1) + i,
+      size: options.size,
+      now: options.now,
+      baseUrl: url,
+      team: lap ? { name: `${name} ${lap + 1}`, domain: `${domain}-${lap + 1}` } : { name, domain },
+      member: { first: firstMember.profile.first_name, last: firstMember.profile.last_name, email: firstMember.profile.email },
+    });
+    other.appId = appId;
+    workspaces.push(other);
+  }
+  const teams: TeamState[] = workspaces.map((w) => {
+    const member = w.users.find((u) => u.id === w.memberId) as FakeUser;
+    return { workspace: w, team: w.team, member, consentUser: member, installed: [], botUserId: `U0APPBOT${(w === workspace ? appId : w.team.id).slice(1, 5)}` };
+  });
+  // Ids are unique across teams (the handle's methods find a conversation or user by id alone).
+  const allIds = workspaces.flatMap((w) => [w.team.id, ...w.users.filter((u) => u.id !== 'USLACKBOT').map((u) => u.id), ...w.conversations.map((c) => c.id)]);
+  if (new Set(allIds).size !== allIds.length) throw new Error('fake Slack: ids collide across teams; choose another seed');
+  const first = teams[0] as TeamState;
   const team = workspace.team;
-  const appToken = options.appToken ?? `xapp-1-${workspace.appId}-1-fake${randomBytes(8).toString('hex')}`;
-  const userById = (id: string): FakeUser | undefined => workspace.users.find((u) => u.id === id);
-  let consentUser = userById(workspace.memberId) as FakeUser;
-  const memberUser = consentUser;
-  const botUserId = `U0APPBOT${workspace.appId.slice(1, 5)}`;
+  const appToken = options.appToken ?? `xapp-1-${appId}-1-fake${randomBytes(8).toString('hex')}`;
+  const teamById = (id: string | undefined): TeamState | undefined => teams.find((t) => t.team.id === id);
+  const userIn = (t: TeamState, id: string): FakeUser | undefined => t.workspace.users.find((u) => u.id === id);
+  /** The team holding a user (Slackbot: the first team). */
+  const teamOfUser = (id: string): TeamState | undefined => teams.find((t) => userIn(t, id));
+  /** The team holding a conversation object. */
+  const teamOf = (c: FakeConversation): TeamState => teams.find((t) => t.workspace.conversations.includes(c)) ?? first;
+  const memberUser = first.member;
+  let consentTeam = first;
 
   const tokens = new Map<string, TokenRecord>();
-  tokens.set(appToken, { token: appToken, kind: 'app', userId: '', scopes: ['connections:write'], revoked: false });
-  const refreshTokens = new Map<string, { userId: string; scopes: string[] }>();
+  tokens.set(appToken, { token: appToken, teamId: team.id, kind: 'app', userId: '', scopes: ['connections:write'], revoked: false });
+  const refreshTokens = new Map<string, { teamId: string; userId: string; scopes: string[] }>();
   const codes = new Map<string, CodeRecord>();
-  /** Users who were issued user tokens, in order (events are delivered for them). */
-  const installed: string[] = [];
   const rateLimits = new Map<string, Array<string | number | null>>();
   const calls: FakeSlackCall[] = [];
 
   // ---------------------------------------------------------------- time stamps
   let lastMicros = 0;
-  for (const c of workspace.conversations) {
+  for (const c of workspaces.flatMap((w) => w.conversations)) {
     for (const m of c.messages) lastMicros = Math.max(lastMicros, microsFromTs(m.ts));
     for (const rs of Object.values(c.replies)) for (const r of rs) lastMicros = Math.max(lastMicros, microsFromTs(r.ts));
   }
@@ -280,26 +357,28 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   };
 
   // ---------------------------------------------------------------- tokens
-  const issueUserToken = (userId: string, scopes: string[]): { access_token: string; refresh_token?: string; expires_in?: number } => {
-    if (!installed.includes(userId)) installed.push(userId);
+  const issueUserToken = (t: TeamState, userId: string, scopes: string[]): { access_token: string; refresh_token?: string; expires_in?: number } => {
+    if (!t.installed.includes(userId)) t.installed.push(userId);
+    const teamId = t.team.id;
     if (options.tokenRotation) {
       const access = token(`xoxe.xoxp-1-`);
       const refresh = token('xoxe-1-');
-      tokens.set(access, { token: access, kind: 'user', userId, scopes, expiresAt: Date.now() + ttlSeconds * 1000, revoked: false });
-      refreshTokens.set(refresh, { userId, scopes });
+      tokens.set(access, { token: access, teamId, kind: 'user', userId, scopes, expiresAt: Date.now() + ttlSeconds * 1000, revoked: false });
+      refreshTokens.set(refresh, { teamId, userId, scopes });
       return { access_token: access, refresh_token: refresh, expires_in: ttlSeconds };
     }
-    const access = token(`xoxp-${team.id.slice(1)}-${userId.slice(1)}-`);
-    tokens.set(access, { token: access, kind: 'user', userId, scopes, revoked: false });
+    const access = token(`xoxp-${teamId.slice(1)}-${userId.slice(1)}-`);
+    tokens.set(access, { token: access, teamId, kind: 'user', userId, scopes, revoked: false });
     return { access_token: access };
   };
 
   // ---------------------------------------------------------------- lookups
-  const findConversation = (id: string | undefined): FakeConversation | undefined => workspace.conversations.find((c) => c.id === id);
+  const findConversation = (t: TeamState, id: string | undefined): FakeConversation | undefined => t.workspace.conversations.find((c) => c.id === id);
   const canSee = (c: FakeConversation, userId: string): boolean => c.kind === 'public_channel' || c.members.includes(userId);
-  const conversationFor = (params: Params, auth: TokenRecord): FakeConversation => {
+  /** The `channel` param's conversation in the token's team (another team's conversation is not found). */
+  const conversationFor = (params: Params, auth: TokenRecord, t: TeamState): FakeConversation => {
     if (!params.channel) throw new ApiError('channel_not_found');
-    const c = findConversation(params.channel);
+    const c = findConversation(t, params.channel);
     if (!c || !canSee(c, auth.userId)) throw new ApiError('channel_not_found');
     return c;
   };
@@ -341,6 +420,8 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     return { unread_count: unread.length, unread_count_display: display.length };
   };
   const conversationObject = (c: FakeConversation, viewer: string, extra: { info?: boolean } = {}): Record<string, unknown> => {
+    const t = teamOf(c);
+    const team = t.team;
     if (c.kind === 'im') {
       const other = c.members.find((id) => id !== viewer) ?? c.user ?? '';
       const o: Record<string, unknown> = {
@@ -352,7 +433,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
         context_team_id: team.id,
         updated: c.created * 1000,
         user: other,
-        is_user_deleted: userById(other)?.deleted ?? false,
+        is_user_deleted: userIn(t, other)?.deleted ?? false,
         priority: 0,
       };
       if (extra.info && c.members.includes(viewer)) {
@@ -450,7 +531,8 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   });
   /** Delivers an event if an authorized user can see it (`asUser` or the first installed member). */
   const deliver = (c: FakeConversation, event: Record<string, unknown>, asUser?: string): void => {
-    const candidates = [...installed, memberUser.id];
+    const { team, installed, member } = teamOf(c);
+    const candidates = [...installed, member.id];
     const userId = asUser !== undefined ? (candidates.includes(asUser) ? asUser : undefined) : candidates.find((id) => c.members.includes(id));
     if (!userId) return;
     const eventTime = Math.floor(microsFromTs(String(event.event_ts ?? nextTs())) / 1e6);
@@ -461,7 +543,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
         team_id: team.id,
         context_team_id: team.id,
         context_enterprise_id: null,
-        api_app_id: workspace.appId,
+        api_app_id: appId,
         event,
         type: 'event_callback',
         event_id: `Ev${randomBytes(5).toString('hex').toUpperCase()}`,
@@ -511,7 +593,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
         type: 'hello',
         num_connections: open,
         debug_info: { host: `applink-fake-${port}`, build_number: 1, approximate_connection_time: 18060 },
-        connection_info: { app_id: workspace.appId },
+        connection_info: { app_id: appId },
       }),
     );
     for (const envelope of queue.splice(0)) transmit(envelope);
@@ -529,7 +611,8 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
 
   // ---------------------------------------------------------------- workspace changes
   const postAs = (userId: string, c: FakeConversation, text: string, threadTs?: string, extra: Partial<FakeMessage> = {}): FakeMessage => {
-    const author = userById(userId);
+    const { team } = teamOf(c);
+    const author = userIn(teamOf(c), userId);
     const ts = nextTs();
     const message: FakeMessage = author?.is_bot
       ? { type: 'message', subtype: 'bot_message', ts, text, bot_id: author.profile.bot_id ?? 'B0000000000', username: author.real_name, ...extra }
@@ -554,8 +637,9 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     deliver(c, messageEvent(c, message));
     return message;
   };
+  /** A conversation of any team, by id. */
   const conversationOrThrow = (id: string): FakeConversation => {
-    const c = findConversation(id);
+    const c = teams.map((t) => findConversation(t, id)).find((x) => x !== undefined);
     if (!c) throw new Error(`fake Slack: no conversation ${id}`);
     return c;
   };
@@ -575,13 +659,13 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   const methods: Record<string, { auth: 'user' | 'app' | 'none'; run: Handler }> = {
     'auth.test': {
       auth: 'user',
-      run: (_p, auth) => {
-        const u = userById(auth.userId);
+      run: (_p, auth, t) => {
+        const u = userIn(t, auth.userId);
         return {
           url: `${url}/`,
-          team: team.name,
+          team: t.team.name,
           user: u?.name ?? 'bot',
-          team_id: team.id,
+          team_id: t.team.id,
           user_id: auth.userId,
           ...(auth.kind === 'bot' ? { bot_id: 'B0APPBOT', is_enterprise_install: false } : { is_enterprise_install: false }),
         };
@@ -597,28 +681,28 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     },
     'users.list': {
       auth: 'user',
-      run: (p, auth) => {
+      run: (p, auth, t) => {
         requireScope(auth, 'users:read');
-        const { page, next } = paginate(workspace.users, p, 'user', (u) => u.id);
+        const { page, next } = paginate(t.workspace.users, p, 'user', (u) => u.id);
         return { members: page.map((u) => userObject(u, auth)), cache_ts: nowSec(), response_metadata: { next_cursor: next } };
       },
     },
     'users.info': {
       auth: 'user',
-      run: (p, auth) => {
+      run: (p, auth, t) => {
         requireScope(auth, 'users:read');
-        const u = userById(p.user ?? '');
+        const u = userIn(t, p.user ?? '');
         if (!u) throw new ApiError('user_not_found');
         return { user: userObject(u, auth) };
       },
     },
     'users.conversations': {
       auth: 'user',
-      run: (p, auth) => {
+      run: (p, auth, t) => {
         const types = conversationTypes(p, auth);
         const subject = p.user || auth.userId;
-        if (!userById(subject)) throw new ApiError('user_not_found');
-        const list = workspace.conversations.filter(
+        if (!userIn(t, subject)) throw new ApiError('user_not_found');
+        const list = t.workspace.conversations.filter(
           (c) => types.includes(c.kind) && c.members.includes(subject) && canSee(c, auth.userId) && !(truthy(p.exclude_archived) && c.is_archived),
         );
         const { page, next } = paginate(list, p, 'team', (c) => c.id);
@@ -627,9 +711,9 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     },
     'conversations.list': {
       auth: 'user',
-      run: (p, auth) => {
+      run: (p, auth, t) => {
         const types = conversationTypes(p, auth);
-        const list = workspace.conversations.filter(
+        const list = t.workspace.conversations.filter(
           (c) => types.includes(c.kind) && canSee(c, auth.userId) && !(truthy(p.exclude_archived) && c.is_archived),
         );
         const { page, next } = paginate(list, p, 'team', (c) => c.id);
@@ -638,8 +722,8 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     },
     'conversations.info': {
       auth: 'user',
-      run: (p, auth) => {
-        const c = conversationFor(p, auth);
+      run: (p, auth, t) => {
+        const c = conversationFor(p, auth, t);
         requireScope(auth, READ_SCOPE[c.kind]);
         const channel = conversationObject(c, auth.userId, { info: true });
         if (!truthy(p.include_num_members)) delete channel.num_members;
@@ -648,8 +732,8 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     },
     'conversations.members': {
       auth: 'user',
-      run: (p, auth) => {
-        const c = conversationFor(p, auth);
+      run: (p, auth, t) => {
+        const c = conversationFor(p, auth, t);
         requireScope(auth, READ_SCOPE[c.kind]);
         const { page, next } = paginate(c.members, p, 'user_id', (id) => id);
         return { members: page, response_metadata: { next_cursor: next } };
@@ -657,8 +741,8 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     },
     'conversations.history': {
       auth: 'user',
-      run: (p, auth) => {
-        const c = conversationFor(p, auth);
+      run: (p, auth, t) => {
+        const c = conversationFor(p, auth, t);
         requireScope(auth, HISTORY_SCOPE[c.kind]);
         const { oldest, latest } = range(p);
         const inclusive = truthy(p.inclusive);
@@ -682,8 +766,8 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     },
     'conversations.replies': {
       auth: 'user',
-      run: (p, auth) => {
-        const c = conversationFor(p, auth);
+      run: (p, auth, t) => {
+        const c = conversationFor(p, auth, t);
         requireScope(auth, HISTORY_SCOPE[c.kind]);
         if (!p.ts) throw new ApiError('thread_not_found');
         let parent = c.messages.find((m) => m.ts === p.ts);
@@ -706,15 +790,15 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     },
     'chat.postMessage': {
       auth: 'user',
-      run: (p, auth) => {
+      run: (p, auth, t) => {
         requireScope(auth, 'chat:write', 'chat:write:user', 'chat:write:bot');
         const target = p.channel ?? '';
-        let c = findConversation(target);
+        let c = findConversation(t, target);
         if (!c && target) {
           const name = target.replace(/^#/, '');
-          c = workspace.conversations.find((x) => x.kind !== 'im' && x.name === name && canSee(x, auth.userId));
+          c = t.workspace.conversations.find((x) => x.kind !== 'im' && x.name === name && canSee(x, auth.userId));
           // A user id: their IM with the poster.
-          c ??= workspace.conversations.find((x) => x.kind === 'im' && x.members.includes(auth.userId) && x.members.includes(target));
+          c ??= t.workspace.conversations.find((x) => x.kind === 'im' && x.members.includes(auth.userId) && x.members.includes(target));
         }
         if (!c || !canSee(c, auth.userId)) throw new ApiError('channel_not_found');
         if (c.is_archived) throw new ApiError('is_archived');
@@ -738,8 +822,8 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     },
     'conversations.mark': {
       auth: 'user',
-      run: (p, auth) => {
-        const c = conversationFor(p, auth);
+      run: (p, auth, t) => {
+        const c = conversationFor(p, auth, t);
         requireScope(auth, WRITE_SCOPE[c.kind]);
         if (!p.ts || Number.isNaN(microsFromTs(p.ts))) throw new ApiError('invalid_timestamp');
         if (!c.members.includes(auth.userId)) throw new ApiError('not_in_channel');
@@ -752,7 +836,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       run: () => {
         const ticket = randomUUID();
         tickets.add(ticket);
-        return { url: `${url.replace(/^http/, 'ws')}/link/?ticket=${ticket}&app_id=${workspace.appId}` };
+        return { url: `${url.replace(/^http/, 'ws')}/link/?ticket=${ticket}&app_id=${appId}` };
       },
     },
     'oauth.v2.access': { auth: 'none', run: (p) => oauthAccess(p) },
@@ -804,14 +888,15 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     if (grant !== 'authorization_code' && grant !== 'refresh_token') throw new ApiError('invalid_grant_type');
     if (!p.client_id || p.client_id !== clientId) throw new ApiError('invalid_client_id');
     if (p.client_secret !== clientSecret) throw new ApiError('bad_client_secret');
-    const common = { app_id: workspace.appId, team: { id: team.id, name: team.name }, enterprise: null, is_enterprise_install: false };
+    const common = (t: TeamState) => ({ app_id: appId, team: { id: t.team.id, name: t.team.name }, enterprise: null, is_enterprise_install: false });
     if (grant === 'refresh_token') {
       const record = options.tokenRotation ? refreshTokens.get(p.refresh_token ?? '') : undefined;
-      if (!record) throw new ApiError('invalid_refresh_token');
+      const t = teamById(record?.teamId);
+      if (!record || !t) throw new ApiError('invalid_refresh_token');
       refreshTokens.delete(p.refresh_token as string);
-      const issued = issueUserToken(record.userId, record.scopes);
+      const issued = issueUserToken(t, record.userId, record.scopes);
       return {
-        ...common,
+        ...common(t),
         access_token: issued.access_token,
         token_type: 'user',
         scope: record.scopes.join(','),
@@ -824,17 +909,18 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     if (!code || code.used || code.clientId !== p.client_id || Date.now() - code.createdAt > CODE_TTL_MS) throw new ApiError('invalid_code');
     if (code.redirectUri !== null && (p.redirect_uri ?? '') !== code.redirectUri) throw new ApiError('bad_redirect_uri');
     code.used = true;
-    const result: Record<string, unknown> = { ok: true, ...common };
+    const t = teamById(code.teamId) ?? first;
+    const result: Record<string, unknown> = { ok: true, ...common(t) };
     const authed: Record<string, unknown> = { id: code.userId };
     if (code.userScopes.length) {
-      const issued = issueUserToken(code.userId, code.userScopes);
+      const issued = issueUserToken(t, code.userId, code.userScopes);
       Object.assign(authed, { scope: code.userScopes.join(','), access_token: issued.access_token, token_type: 'user' });
       if (issued.refresh_token) Object.assign(authed, { refresh_token: issued.refresh_token, expires_in: issued.expires_in });
     }
     if (code.botScopes.length) {
-      const bot = token(`xoxb-${team.id.slice(1)}-`);
-      tokens.set(bot, { token: bot, kind: 'bot', userId: botUserId, scopes: code.botScopes, revoked: false });
-      Object.assign(result, { scope: code.botScopes.join(','), token_type: 'bot', access_token: bot, bot_user_id: botUserId });
+      const bot = token(`xoxb-${t.team.id.slice(1)}-`);
+      tokens.set(bot, { token: bot, teamId: t.team.id, kind: 'bot', userId: t.botUserId, scopes: code.botScopes, revoked: false });
+      Object.assign(result, { scope: code.botScopes.join(','), token_type: 'bot', access_token: bot, bot_user_id: t.botUserId });
     }
     result.authed_user = authed;
     return result;
@@ -888,7 +974,8 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       params.client_secret ??= secret ?? '';
     }
     function answer(status: number, json: Record<string, unknown>, headers: Record<string, string> = {}): void {
-      calls.push({ method, params, token: tokenUsed, at, status });
+      const record = tokenUsed ? tokens.get(tokenUsed) : undefined;
+      calls.push({ method, params, token: tokenUsed, team: record && record.kind !== 'app' ? record.teamId : null, at, status });
       sendJson(res, status, json, headers);
     }
 
@@ -900,7 +987,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     }
     const spec = methods[method];
     if (!spec) return answer(200, { ok: false, error: 'unknown_method' });
-    let auth: TokenRecord = { token: '', kind: 'user', userId: '', scopes: [], revoked: false };
+    let auth: TokenRecord = { token: '', teamId: team.id, kind: 'user', userId: '', scopes: [], revoked: false };
     if (spec.auth !== 'none') {
       if (!tokenUsed) return answer(200, { ok: false, error: 'not_authed' });
       const record = tokens.get(tokenUsed);
@@ -912,7 +999,8 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     }
     const scopeHeaders: Record<string, string> = spec.auth === 'none' ? {} : { 'x-oauth-scopes': auth.scopes.join(',') };
     try {
-      const result = spec.run(params, auth);
+      // Every method answers from the token's team: another team's ids are unknown to it.
+      const result = spec.run(params, auth, teamById(auth.teamId) ?? first);
       return answer(200, { ok: true, ...result }, scopeHeaders);
     } catch (error) {
       if (error instanceof ApiError) return answer(200, { ok: false, error: error.error, ...error.extra }, scopeHeaders);
@@ -936,8 +1024,11 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     const state = query.get('state') ?? '';
     const userScopes = splitList(query.get('user_scope') ?? '');
     const botScopes = splitList(query.get('scope') ?? '');
+    // Slack's `team` parameter (and its workspace switcher) chooses the workspace; else the consent team.
+    const t = teamById(query.get('team') ?? undefined) ?? consentTeam;
+    const { team, consentUser } = t;
     const code = `${team.id.slice(1)}.${Date.now()}.${randomBytes(16).toString('hex')}`;
-    codes.set(code, { clientId: id, userId: consentUser.id, userScopes, botScopes, redirectUri: redirect, createdAt: Date.now(), used: false });
+    codes.set(code, { clientId: id, teamId: team.id, userId: consentUser.id, userScopes, botScopes, redirectUri: redirect, createdAt: Date.now(), used: false });
     const form = (label: string, add: Record<string, string>) => {
       const target = new URL(redirectUrl);
       for (const [k, v] of Object.entries(add)) target.searchParams.set(k, v);
@@ -947,11 +1038,24 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       return `<form method="get" action="${escapeHtml(action.toString())}" data-url="${escapeHtml(target.toString())}">${hidden}<button type="submit">${label}</button></form>`;
     };
     const scopes = [...userScopes.map((s) => `<li data-scope-type="user">${escapeHtml(s)}</li>`), ...botScopes.map((s) => `<li data-scope-type="bot">${escapeHtml(s)} (bot)</li>`)].join('');
+    // The workspace switcher: the same page for each team the person is in.
+    const switcher =
+      teams.length < 2
+        ? ''
+        : `<nav id="teams" aria-label="Workspaces">${teams
+            .map((x) => {
+              const link = new URL(`${url}/oauth/v2/authorize`);
+              for (const [k, v] of query) if (k !== 'team') link.searchParams.append(k, v);
+              link.searchParams.set('team', x.team.id);
+              const current = x === t ? ' aria-current="true"' : '';
+              return `<a href="${escapeHtml(link.toString())}" data-team-id="${x.team.id}"${current}>${escapeHtml(x.team.name)}</a>`;
+            })
+            .join(' ')}</nav>\n`;
     sendHtml(
       res,
       200,
       `<!doctype html><html><head><meta charset="utf-8"><title>Slack: authorize</title></head><body>
-<h1>Sift is requesting permission to access the <span id="team">${escapeHtml(team.name)}</span> Slack workspace</h1>
+${switcher}<h1>Sift is requesting permission to access the <span id="team">${escapeHtml(team.name)}</span> Slack workspace</h1>
 <p>Signed in as <strong id="user">${escapeHtml(consentUser.real_name)}</strong> (<span id="user-id">${consentUser.id}</span>) on ${escapeHtml(team.domain)}.slack.com</p>
 <h2>What will Sift be able to view?</h2><ul id="scopes">${scopes}</ul>
 ${form('Allow', { code, state })}
@@ -961,7 +1065,8 @@ ${form('Cancel', { error: 'access_denied', state })}
   };
 
   const avatar = (res: ServerResponse, userId: string): void => {
-    const u = userById(userId);
+    const owner = teamOfUser(userId);
+    const u = owner ? userIn(owner, userId) : undefined;
     const initials = (u?.real_name ?? '?').split(/\s+/).map((w) => w.charAt(0)).join('').slice(0, 2).toUpperCase();
     const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64" viewBox="0 0 64 64"><rect width="64" height="64" fill="#${u?.color ?? '999999'}"/><text x="32" y="40" font-family="sans-serif" font-size="24" fill="#fff" text-anchor="middle">${escapeHtml(initials)}</text></svg>`;
     res.writeHead(u ? 200 : 404, { 'content-type': 'image/svg+xml', 'cache-control': 'max-age=3600' });
@@ -995,14 +1100,20 @@ ${form('Cancel', { error: 'access_denied', state })}
     team,
     workspace,
     member: memberUser,
+    teams: teams.map((t) => ({ team: t.team, workspace: t.workspace, member: t.member })),
     setConsentUser(userId) {
-      const u = userById(userId);
-      if (!u) throw new Error(`fake Slack: no user ${userId}`);
-      consentUser = u;
+      const owner = teamOfUser(userId);
+      if (!owner) throw new Error(`fake Slack: no user ${userId}`);
+      owner.consentUser = userIn(owner, userId) as FakeUser;
+    },
+    setConsentTeam(teamId) {
+      const t = teamById(teamId);
+      if (!t) throw new Error(`fake Slack: no team ${teamId}`);
+      consentTeam = t;
     },
     post(userId, channel, text, opts = {}) {
       const c = conversationOrThrow(channel);
-      if (!userById(userId)) throw new Error(`fake Slack: no user ${userId}`);
+      if (!userIn(teamOf(c), userId)) throw new Error(`fake Slack: no user ${userId} in the conversation's team`);
       return { ts: postAs(userId, c, text, opts.thread_ts).ts };
     },
     edit(channel, ts, text) {
@@ -1067,7 +1178,7 @@ ${form('Cancel', { error: 'access_denied', state })}
       c.members.push(userId);
       c.lastRead[userId] = c.messages.at(-1)?.ts ?? NEVER_READ;
       const eventTs = nextTs();
-      deliver(c, { type: 'member_joined_channel', user: userId, channel: c.id, channel_type: c.kind === 'public_channel' ? 'C' : 'G', team: team.id, event_ts: eventTs });
+      deliver(c, { type: 'member_joined_channel', user: userId, channel: c.id, channel_type: c.kind === 'public_channel' ? 'C' : 'G', team: teamOf(c).team.id, event_ts: eventTs });
       postAs(userId, c, `<@${userId}> has joined the channel`, undefined, { subtype: 'channel_join' });
     },
     leave(userId, channel) {
@@ -1076,7 +1187,7 @@ ${form('Cancel', { error: 'access_denied', state })}
       // The channel_leave message and the event while the user is still in (so their own leave reaches them).
       postAs(userId, c, `<@${userId}> has left the channel`, undefined, { subtype: 'channel_leave' });
       const eventTs = nextTs();
-      deliver(c, { type: 'member_left_channel', user: userId, channel: c.id, channel_type: c.kind === 'public_channel' ? 'C' : 'G', team: team.id, event_ts: eventTs });
+      deliver(c, { type: 'member_left_channel', user: userId, channel: c.id, channel_type: c.kind === 'public_channel' ? 'C' : 'G', team: teamOf(c).team.id, event_ts: eventTs });
       c.members.splice(c.members.indexOf(userId), 1);
       delete c.lastRead[userId];
     },
@@ -1088,7 +1199,7 @@ ${form('Cancel', { error: 'access_denied', state })}
     revoke(t) {
       const record = tokens.get(t);
       if (record) record.revoked = true;
-      else tokens.set(t, { token: t, kind: 'user', userId: '', scopes: [], revoked: true });
+      else tokens.set(t, { token: t, teamId: team.id, kind: 'user', userId: '', scopes: [], revoked: true });
     },
     expireToken(t) {
       const record = tokens.get(t);
@@ -1096,8 +1207,10 @@ ${form('Cancel', { error: 'access_denied', state })}
       record.expiresAt = Date.now();
     },
     issueToken(userId = memberUser.id, scopes = ALL_USER_SCOPES) {
-      if (!userById(userId)) throw new Error(`fake Slack: no user ${userId}`);
-      return issueUserToken(userId, [...scopes]).access_token;
+      // A user id names its team (Slackbot: the first).
+      const owner = teamOfUser(userId);
+      if (!owner) throw new Error(`fake Slack: no user ${userId}`);
+      return issueUserToken(owner, userId, [...scopes]).access_token;
     },
     duplicateNextEvent() {
       duplicateNext = true;

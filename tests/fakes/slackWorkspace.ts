@@ -139,6 +139,11 @@ export interface WorkspaceOptions {
   now?: number;
   /** Base for avatar URLs ('http://127.0.0.1:PORT'). */
   baseUrl?: string;
+  /** The team's name and domain (default: Acme Rockets); e-mail addresses then use `<domain>.example.com`. */
+  team?: { name: string; domain: string };
+  /** The member's name (and e-mail), as when the same person is in several workspaces; the random
+   *  stream is unchanged, so the rest of the workspace is what the seed alone makes. */
+  member?: { first: string; last: string; email?: string };
 }
 
 export const NEVER_READ = '0000000000.000000';
@@ -262,9 +267,12 @@ export function generateWorkspace(options: WorkspaceOptions = {}): FakeWorkspace
   const baseUrl = options.baseUrl ?? 'http://127.0.0.1';
   const rand = prng(seed);
   const newId = idMaker(prng(seed * 7919 + 17));
-  const team = small
-    ? { id: newId('T'), name: 'Acme Rockets (small)', domain: 'acme-rockets-small' }
-    : { id: newId('T'), name: 'Acme Rockets', domain: 'acme-rockets' };
+  const team = options.team
+    ? { id: newId('T'), name: options.team.name, domain: options.team.domain }
+    : small
+      ? { id: newId('T'), name: 'Acme Rockets (small)', domain: 'acme-rockets-small' }
+      : { id: newId('T'), name: 'Acme Rockets', domain: 'acme-rockets' };
+  const emailDomain = options.team ? `${options.team.domain}.example.com` : 'acme-rockets.example.com';
   const appId = newId('A');
   const nowSec = Math.floor(now / 1000);
 
@@ -273,6 +281,16 @@ export function generateWorkspace(options: WorkspaceOptions = {}): FakeWorkspace
   const users: FakeUser[] = [];
   const firsts = sample(rand, FIRST, humanCount + 1);
   const lasts = sample(rand, LAST, humanCount + 1);
+  if (options.member) {
+    // The member goes first; a user who drew the same name takes the member's drawn one (names stay unique).
+    const place = (xs: string[], value: string) => {
+      const k = xs.indexOf(value);
+      if (k > 0) xs[k] = xs[0] as string;
+      xs[0] = value;
+    };
+    place(firsts, options.member.first);
+    place(lasts, options.member.last);
+  }
   const palette = ['9f69e7', '4bbe2e', 'e7392d', '3c989f', 'e0a729', 'dc7dbb', '5870dd', 'a63024'];
   const makeUser = (first: string, last: string, extra: Partial<FakeUser> = {}, profileExtra: Partial<FakeProfile> = {}): FakeUser => {
     const id = newId('U');
@@ -305,7 +323,7 @@ export function generateWorkspace(options: WorkspaceOptions = {}): FakeWorkspace
         status_emoji: statusRoll < 0.15 ? ':spiral_calendar_pad:' : statusRoll < 0.25 ? ':face_with_thermometer:' : '',
         status_expiration: 0,
         avatar_hash: hex(rand, 12),
-        email: `${handle}@acme-rockets.example.com`,
+        email: `${handle}@${emailDomain}`,
         ...profileImages(baseUrl, id),
         team: team.id,
         ...profileExtra,
@@ -364,6 +382,7 @@ export function generateWorkspace(options: WorkspaceOptions = {}): FakeWorkspace
 
   const humans = users.filter((u) => !u.is_bot && !u.deleted && u.id !== 'USLACKBOT');
   const member = humans[0] as FakeUser;
+  if (options.member?.email) member.profile.email = options.member.email;
   const others = humans.slice(1);
 
   // Conversations.

@@ -21,7 +21,17 @@ export interface SlackTestServer {
 }
 
 export async function startSlackTestServer(
-  options: { fake?: FakeSlackOptions; fakeSlack?: FakeSlack; socketMode?: boolean; rate?: Partial<RatePolicy>; pageLimit?: number; file?: string; historyLimit?: number } = {},
+  options: {
+    fake?: FakeSlackOptions;
+    fakeSlack?: FakeSlack;
+    socketMode?: boolean;
+    /** Incremental sync period without Socket Mode (SIFT_SLACK_POLL_SECONDS; fractions allowed); default 0, off. */
+    pollSeconds?: number;
+    rate?: Partial<RatePolicy>;
+    pageLimit?: number;
+    file?: string;
+    historyLimit?: number;
+  } = {},
 ): Promise<SlackTestServer> {
   const fake = options.fakeSlack ?? (await startFakeSlack({ size: 'small', ...options.fake }));
   const store = new SqliteStore(options.file ?? ':memory:');
@@ -32,7 +42,7 @@ export async function startSlackTestServer(
     clientSecret: fake.clientSecret,
     apiUrl: fake.apiUrl,
     authorizeUrl: fake.authorizeUrl,
-    pollSeconds: 0,
+    pollSeconds: options.pollSeconds ?? 0,
     secret: 'sift-test-secret',
     scopes: SLACK_USER_SCOPES,
     rate: { ...DEFAULT_RATE_POLICY, ...options.rate },
@@ -82,19 +92,26 @@ export interface SlackSignIn {
 }
 
 /**
- * Signs in as a browser would: GET /auth/slack, the fake's authorize page, its Allow (or
- * Cancel) form, then the callback with the state cookie. `tamper` changes the callback URL or
- * the cookie for the failure cases.
+ * Signs in as a browser would: GET /auth/slack, the fake's authorize page (with `team`, its
+ * workspace switcher's link to that team first), its Allow (or Cancel) form, then the callback
+ * with the state cookie. `cookie` is the browser's other cookies (a session already open).
+ * `tamper` changes the callback URL or the cookie for the failure cases.
  */
 export async function signInSlack(
   server: Pick<SlackTestServer, 'url'>,
-  options: { button?: 'Allow' | 'Cancel'; tamper?: (callback: URL, cookie: string) => { url: URL; cookie: string }; cookie?: string } = {},
+  options: { button?: 'Allow' | 'Cancel'; tamper?: (callback: URL, cookie: string) => { url: URL; cookie: string }; cookie?: string; team?: string } = {},
 ): Promise<SlackSignIn & { authorize: URL; callback: URL; stateCookie: string }> {
   const start = await fetch(`${server.url}/auth/slack`, { redirect: 'manual', headers: options.cookie ? { cookie: options.cookie } : {} });
   if (start.status !== 302) throw new Error(`/auth/slack answered ${start.status}: ${await start.text()}`);
-  const authorize = new URL(start.headers.get('location')!);
+  let authorize = new URL(start.headers.get('location')!);
   const stateCookie = cookiesOf(start);
-  const page = await (await fetch(authorize)).text();
+  let page = await (await fetch(authorize)).text();
+  if (options.team) {
+    const link = [...page.matchAll(/<a href="([^"]+)" data-team-id="([^"]+)"/g)].find((m) => m[2] === options.team);
+    if (!link) throw new Error(`no workspace ${options.team} in the authorize page's switcher: ${page.slice(0, 500)}`);
+    authorize = new URL(link[1]!.replace(/&amp;/g, '&'));
+    page = await (await fetch(authorize)).text();
+  }
   const button = options.button ?? 'Allow';
   const form = [...page.matchAll(/<form[^>]*data-url="([^"]+)"[^>]*>[\s\S]*?<button[^>]*>([^<]+)<\/button>/g)].find((m) => m[2] === button);
   if (!form) throw new Error(`no ${button} button on the authorize page: ${page.slice(0, 500)}`);
