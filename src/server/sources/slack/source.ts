@@ -220,7 +220,16 @@ export class SlackSource implements WorkspaceSource {
     if (running) return running;
     const run = this.withMember(workspaceId, userId, 'sync', (token) =>
       syncMember(
-        { store, caller: this.caller, logger: this.options.logger, now: this.options.now, historyLimit: this.config.historyLimit, pageLimit: this.options.pageLimit ?? 200 },
+        {
+          store,
+          caller: this.caller,
+          logger: this.options.logger,
+          now: this.options.now,
+          historyLimit: this.config.historyLimit,
+          pageLimit: this.options.pageLimit ?? 200,
+          // New messages an incremental sync (a poll) finds, and a full sync's progress, reach the members' streams.
+          publish: (ws, events) => this.hub?.publish(ws, events),
+        },
         { workspaceId, userId, mode, token },
       ),
     ).finally(() => this.syncs.delete(key));

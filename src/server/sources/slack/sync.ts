@@ -8,12 +8,18 @@
  * only for what is newer than the newest stored message (`oldest`), and read marks only
  * where something changed or is unread.
  *
+ * What a sync finds is announced when `publish` is given: an incremental sync's new messages
+ * become the members' message_update events (as a live event would: polling without Socket
+ * Mode relies on it), and a full sync reports its progress to the member as sync_progress
+ * events ({phase: 'users' | 'conversations', done, total}; the page ignores them, SPEC §4.8).
+ *
  * Every list is paged by cursor to its end. Each conversation is written in one batch of
  * upserts keyed by ts, and recorded in the member's sync progress, so a sync stopped by an
  * error resumes with the conversations it had not finished, and nothing is stored twice.
  */
 import type { ServerLogger } from '../../log';
-import type { SourceBatch, Store } from '../../store/types';
+import { messageEvents } from '../../messaging';
+import type { MemberEvent, SourceBatch, SourceBatchResult, StoredEvent, Store } from '../../store/types';
 import { threadId } from '../../../model/validation';
 import type { SlackCaller, SlackResult } from './client';
 import {
@@ -52,7 +58,12 @@ export interface SyncDeps {
   now: () => number;
   historyLimit: number;
   pageLimit: number;
+  /** Sends written events to the members' open streams; absent, a sync announces nothing. */
+  publish?: (workspaceId: string, events: Array<StoredEvent & { userId: string }>) => void;
 }
+
+/** A full sync reports progress about 20 times, whatever the number of conversations. */
+const PROGRESS_STEPS = 20;
 
 const TYPES = 'public_channel,private_channel,mpim,im';
 
@@ -83,6 +94,12 @@ export async function syncMember(
   const slackUsers = await all<SlackResult, SlackUser>('users.list', { limit: deps.pageLimit }, 'members');
   const directory = directoryOf(me, slackUsers);
   await store.applySourceBatch(ws, { users: [...directory.users.values()] }, deps.now());
+  const publish = deps.publish;
+  const report = async (phase: 'users' | 'conversations', done: number, total: number) => {
+    if (mode !== 'full' || !publish) return;
+    publish(ws, await store.appendEvents(ws, [{ userId: me, type: 'sync_progress', data: { phase, done, total } }], deps.now()));
+  };
+  await report('users', directory.users.size, directory.users.size);
 
   const conversations = (await all<SlackResult, SlackConversation>('users.conversations', { types: TYPES, exclude_archived: true, limit: deps.pageLimit }, 'channels')).filter(
     (c) => !c.is_archived,
@@ -92,6 +109,8 @@ export async function syncMember(
   const knownByChannel = mode === 'full' ? new Map<string, string[]>() : await knownThreads(store, ws, me);
   let newMessages = 0;
   let finished = done.size;
+  const step = Math.max(1, Math.ceil(conversations.length / PROGRESS_STEPS));
+  await report('conversations', finished, conversations.length);
   for (const c of conversations) {
     if (done.has(c.id)) continue;
     const stored = await store.conversationRecord(ws, c.id);
@@ -167,7 +186,21 @@ export async function syncMember(
       if (threadRead && (fresh || !existing || replies.length > 0)) batch.readMarks!.push({ conversation_id: thread.id, user_id: me, last_read: threadRead });
     }
 
-    const written = await store.applySourceBatch(ws, batch, deps.now());
+    // An incremental sync announces the messages it stored first (oldest first), as live events
+    // would; of a conversation new to Sift, only its newest message (which brings its summary).
+    const announce = mode === 'incremental' && publish && batch.messages!.length > 0;
+    const users = announce ? await store.userData(ws, batch.messages!.flatMap((m) => (m.user ? [m.user] : []))) : {};
+    const build = (result: SourceBatchResult): MemberEvent[] => {
+      const news = [...result.inserted].sort((a, b) => (a.ts < b.ts ? -1 : a.ts > b.ts ? 1 : 0));
+      return (fresh ? news.filter((m) => m.channel === c.id).slice(-1) : news).flatMap((message) => {
+        const touched = result.touched.get(message.channel);
+        if (!touched) return [];
+        const parent = touched.conversation.type === 'thread' ? record : null;
+        return messageEvents({ message, conversation: touched.conversation, members: touched.members }, users, parent);
+      });
+    };
+    const written = await store.applySourceBatch(ws, batch, deps.now(), announce ? build : undefined);
+    if (announce && written.events.length) publish(ws, written.events);
     newMessages += written.result.inserted.length;
     done.add(c.id);
     progress.done.push(c.id);
@@ -176,6 +209,7 @@ export async function syncMember(
     if (finished % 25 === 0 || finished === conversations.length) {
       logger.log('info', 'Slack sync progress', { workspace: ws, user: me, done: finished, total: conversations.length });
     }
+    if (finished % step === 0 || finished === conversations.length) await report('conversations', finished, conversations.length);
   }
 
   const at = deps.now();
