@@ -170,6 +170,11 @@ export class AiService {
       const { store } = this.deps;
       const unread = await store.unreadConversations(session.workspaceId, session.userId);
       const due = unread.filter(needsClassification);
+      if (due.length === 0) {
+        const first = this.summary(0, unread.length, 0);
+        this.finish(session, first);
+        return { first };
+      }
       const lessons = await store.listLessons(session.workspaceId, session.userId);
       const directory = await new AiDirectory(store, session.workspaceId).load();
       const now = due.slice(0, CLASSIFY_SYNC_LIMIT);
@@ -209,6 +214,9 @@ export class AiService {
     const { store, provider } = this.deps;
     let written = 0;
     for (let i = 0; i < due.length; i += CLASSIFY_BATCH) {
+      // The store answers synchronously under its promises: without a turn of the event loop
+      // between batches, a long run would hold every other request (the page's first load) until it ends.
+      if (i > 0) await new Promise<void>((resolve) => setImmediate(resolve));
       const batch: Array<{ input: ClassifyInput; basisTs: string }> = [];
       for (const summary of due.slice(i, i + CLASSIFY_BATCH)) {
         batch.push({ input: await classifyInputOf(store, directory, session.workspaceId, summary, session.userId), basisTs: summary.latest_ts });
