@@ -47,6 +47,18 @@ describe('Slack mode', () => {
     await page.waitForURL(`${fake.url}/oauth/v2/authorize**`);
     await page.getByRole('button', { name: 'Allow' }).click();
     await page.waitForURL('**/inbox');
+    // The inbox shows the member's unread conversations from Slack (after the first sync, which runs on sign-in).
+    await page.locator('[role="option"][data-conversation-id]').first().waitFor({ timeout: 30_000 });
+    const token = await page.evaluate(() => localStorage.getItem('sift_token'));
+    const res = await fetch(`${session.server.url}/api/conversations/data?limit=1000`, { headers: { Authorization: `Bearer ${token}` } });
+    const { data } = (await res.json()) as { data: { conversations: Array<{ id: string; type: string; unread_count: number }> } };
+    const slackIds = new Set(fake.workspace.conversations.filter((c) => c.members.includes(fake.member.id)).map((c) => c.id));
+    const synced = data.conversations.filter((c) => c.type !== 'thread');
+    expect(synced.length).toBe(slackIds.size);
+    expect(synced.every((c) => slackIds.has(c.id))).toBe(true);
+    const unread = data.conversations.filter((c) => c.unread_count > 0).length;
+    expect(unread).toBeGreaterThan(0);
+    await expect.poll(async () => Number(await page.getByRole('tab', { name: /^Inbox/ }).locator('.tab-count').textContent())).toBe(unread);
     await page.goto(`${session.server.url}/conversations`);
     const { channel } = sharedChannel();
     await page.getByRole('option', { name: new RegExp(channel.name) }).first().waitFor({ timeout: 30_000 });
