@@ -50,15 +50,19 @@ describe('Slack mode', () => {
     // The inbox shows the member's unread conversations from Slack (after the first sync, which runs on sign-in).
     await page.locator('[role="option"][data-conversation-id]').first().waitFor({ timeout: 30_000 });
     const token = await page.evaluate(() => localStorage.getItem('sift_token'));
-    const res = await fetch(`${session.server.url}/api/conversations/data?limit=1000`, { headers: { Authorization: `Bearer ${token}` } });
-    const { data } = (await res.json()) as { data: { conversations: Array<{ id: string; type: string; unread_count: number }> } };
+    type Listed = Array<{ id: string; type: string; unread_count: number }>;
+    const listed = async (): Promise<Listed> => {
+      const res = await fetch(`${session.server.url}/api/conversations/data?limit=1000`, { headers: { Authorization: `Bearer ${token}` } });
+      return ((await res.json()) as { data: { conversations: Listed } }).data.conversations;
+    };
+    // The first sync runs in the background after sign-in; wait until it has them all.
     const slackIds = new Set(fake.workspace.conversations.filter((c) => c.members.includes(fake.member.id)).map((c) => c.id));
-    const synced = data.conversations.filter((c) => c.type !== 'thread');
-    expect(synced.length).toBe(slackIds.size);
-    expect(synced.every((c) => slackIds.has(c.id))).toBe(true);
-    const unread = data.conversations.filter((c) => c.unread_count > 0).length;
+    await expect.poll(async () => (await listed()).filter((c) => c.type !== 'thread').length, { timeout: 30_000 }).toBe(slackIds.size);
+    const conversations = await listed();
+    expect(conversations.filter((c) => c.type !== 'thread').every((c) => slackIds.has(c.id))).toBe(true);
+    const unread = conversations.filter((c) => c.unread_count > 0).length;
     expect(unread).toBeGreaterThan(0);
-    await expect.poll(async () => Number(await page.getByRole('tab', { name: /^Inbox/ }).locator('.tab-count').textContent())).toBe(unread);
+    await expect.poll(async () => Number(await page.getByRole('tab', { name: /^Inbox/ }).locator('.tab-count').textContent()), { timeout: 30_000 }).toBe(unread);
     await page.goto(`${session.server.url}/conversations`);
     const { channel } = sharedChannel();
     await page.getByRole('option', { name: new RegExp(channel.name) }).first().waitFor({ timeout: 30_000 });
