@@ -12,7 +12,8 @@
  * dialog reaches the page's window listeners.
  */
 import { useDialog } from '../hooks/useDialog';
-import { useId, useLayoutEffect, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from 'react';
+import { useMounted } from '../hooks/useMounted';
+import { useId, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from 'react';
 import { EMPTY_FOCUS_FILTER, formToRules, rulesToForm, type FocusFilter, type ReadStatus } from '../../model/focus';
 import type { ConversationType, FilterRule } from '../../model/types';
 import { MultiSelect, type MultiSelectOption } from './MultiSelect';
@@ -108,17 +109,10 @@ export function FocusInboxModal({ mode, view, pageId, pages, channels, people, o
 
   const dialog = useRef<HTMLDivElement>(null);
   const nameInput = useRef<HTMLInputElement>(null);
-  const mounted = useRef(true);
+  const mounted = useMounted();
   const onCloseRef = useRef(onClose);
   onCloseRef.current = onClose;
 
-  // Focus the name field on open; give focus back to the opener on close.
-  useLayoutEffect(() => {
-    mounted.current = true;
-    return () => {
-      mounted.current = false;
-    };
-  }, []);
 
   useDialog({
     dialog,

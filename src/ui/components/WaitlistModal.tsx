@@ -16,6 +16,7 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent as ReactKeyboardEvent } from 'react';
 import { WAITLIST_SUCCESS_CLOSE_MS } from '../../model/constants';
 import { useDialog } from '../hooks/useDialog';
+import { useMounted } from '../hooks/useMounted';
 import { CloseIcon, Icon } from './Icons';
 import '../styles-waitlist.css';
 
@@ -74,18 +75,12 @@ export function WaitlistModal({ platform, onClose }: WaitlistModalProps) {
 
   const dialog = useRef<HTMLDivElement>(null);
   const input = useRef<HTMLInputElement>(null);
-  const mounted = useRef(true);
+  const mounted = useMounted();
   const busy = useRef(false);
   const pressedOnBackdrop = useRef(false);
   const onCloseRef = useRef(onClose);
   onCloseRef.current = onClose;
 
-  useEffect(() => {
-    mounted.current = true;
-    return () => {
-      mounted.current = false;
-    };
-  }, []);
 
   /** Every way of closing goes through here: none works while the signup is on its way. */
   const requestClose = () => {
