@@ -30,6 +30,14 @@ export interface AskOptions {
   top_k?: number;
 }
 
+/** An earlier turn of the conversation a question follows up on (POST /api/ask `history`, a Sift addition). */
+export interface AskTurn {
+  role: 'user' | 'assistant';
+  content: string;
+}
+/** How many earlier turns a question carries. */
+export const ASK_HISTORY_LIMIT = 10;
+
 /** One source of an answer (SPEC §3 'AI answer'). `id` is `conversationId:ts`; `permalink` opens it in Sift. */
 export interface AskSource {
   id: string;

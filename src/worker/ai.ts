@@ -6,10 +6,12 @@
 import { Observable, map, takeWhile } from 'rxjs';
 import {
   AI_CHAT_ERROR_DEFAULT,
+  ASK_HISTORY_LIMIT,
   CATCHUP_ERRORS,
   REFINE_ERROR_DEFAULT,
   type AskAnswer,
   type AskOptions,
+  type AskTurn,
   type CatchupChatResponse,
   type CatchupSessionResponse,
   type CatchupStartResponse,
@@ -40,10 +42,11 @@ export type TranscribeResult = { ok: true; transcript: string } | { ok: false; e
 export function createAiClient(options: AiClientOptions) {
   const { http } = options;
 
-  /** POST /api/ask; the error text follows SPEC §8 'AI chat' (error, then message, then the exception, else the default). */
-  async function ask(question: string, askOptions: AskOptions = {}): Promise<AskResult> {
+  /** POST /api/ask (with the earlier turns a follow-up needs); the error text follows SPEC §8 'AI chat' (error, then message, then the exception, else the default). */
+  async function ask(question: string, askOptions: AskOptions = {}, history: AskTurn[] = []): Promise<AskResult> {
     try {
-      const answer = await http.request<AskAnswer>('/api/ask', { body: { question, options: askOptions }, timeoutMs: AI_CLASSIFY_TIMEOUT_MS });
+      const body = history.length ? { question, options: askOptions, history: history.slice(-ASK_HISTORY_LIMIT) } : { question, options: askOptions };
+      const answer = await http.request<AskAnswer>('/api/ask', { body, timeoutMs: AI_CLASSIFY_TIMEOUT_MS });
       return { ok: true, answer };
     } catch (error) {
       return { ok: false, error: failure(error, AI_CHAT_ERROR_DEFAULT) };

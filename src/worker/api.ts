@@ -4,7 +4,7 @@
  * handle. Observables do not cross by themselves: `remote()` subscribes on this side and
  * forwards next/error/complete; errors cross as {name, message}.
  */
-import type { AskOptions, RefineEvent, RefineMode, UnreadSummary } from '../model/ai';
+import type { AskOptions, AskTurn, RefineEvent, RefineMode, UnreadSummary } from '../model/ai';
 import * as Comlink from 'comlink';
 import type { Observable } from 'rxjs';
 import { createLogger, type ConsoleLike, type FatalEntry } from '../model/logger';
@@ -117,7 +117,7 @@ export function createApi(config: EngineConfig, fetchFn?: typeof fetch) {
     setCategory: (id: string, category: AiCategory | null) => engine.setCategory(id, category),
     featureFlags: () => engine.featureFlags(),
     /* AI (SPEC §7.4, §7.8): results carry their error text, so the page never sees a thrown error */
-    ask: (question: string, options?: AskOptions) => engine.ai.ask(question, options),
+    ask: (question: string, options?: AskOptions, history?: AskTurn[]) => engine.ai.ask(question, options, history),
     classifyUnread: () => engine.ai.classifyUnread(),
     setAiSort: (on: boolean) => engine.setAiSort(on),
     catchupStart: () => engine.ai.catchupStart(),

@@ -95,7 +95,7 @@ describe('Palette AI chat (SPEC §4.11)', () => {
     const { fake, pending } = await openChat();
     expect(screen.getByRole('dialog', { name: 'Ask AI' })).toBeTruthy();
     expect(fake.api.ask).toHaveBeenCalledTimes(1);
-    expect(fake.api.ask).toHaveBeenCalledWith('what is blocked?');
+    expect(fake.api.ask).toHaveBeenCalledWith('what is blocked?', undefined, []);
     expect(turns()).toEqual([['Your question', 'what is blocked?']]);
     expect(thinking()).not.toBeNull();
     expect(document.activeElement).toBe(followUp());
@@ -172,9 +172,22 @@ describe('Palette AI chat (SPEC §4.11)', () => {
     await user.type(followUp(), 'who reviewed it?{Enter}');
     expect(followUp().value).toBe('');
     await settle();
-    expect(fake.api.ask).toHaveBeenLastCalledWith('who reviewed it?');
+    // The follow-up carries the thread so far, so it reads in context.
+    expect(fake.api.ask).toHaveBeenLastCalledWith('who reviewed it?', undefined, [
+      { role: 'user', content: 'what is blocked?' },
+      { role: 'assistant', content: ANSWER.answer },
+    ]);
     expect(turns().map(([label]) => label)).toEqual(['Your question', 'AI answer', 'Your question', 'AI answer']);
     expect(within(chatLog()).getByText('Grace reviewed it.')).toBeTruthy();
+  });
+
+  it('leaves failed turns out of the thread a follow-up carries', async () => {
+    const { pending, fake, user } = await openChat();
+    await act(async () => pending.resolve({ ok: false, error: 'Busy' }));
+    fake.api.ask.mockResolvedValueOnce({ ok: true, answer: ANSWER });
+    await user.type(followUp(), 'try again{Enter}');
+    await settle();
+    expect(fake.api.ask).toHaveBeenLastCalledWith('try again', undefined, []);
   });
 
   it('ignores input while an answer is loading and when blank', async () => {

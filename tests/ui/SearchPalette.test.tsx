@@ -263,7 +263,7 @@ describe('SearchPalette', () => {
     await user.click(screen.getByRole('button', { name: 'Ask AI' }));
     expect(screen.getByRole('dialog', { name: 'Ask AI' })).toBeTruthy();
     expect(within(screen.getByRole('log', { name: 'AI chat' })).getByText('deploy status')).toBeTruthy();
-    expect(fake.api.ask).toHaveBeenCalledWith('deploy status');
+    expect(fake.api.ask).toHaveBeenCalledWith('deploy status', undefined, []);
     expect(screen.queryByRole('combobox', { name: 'Search' })).toBeNull();
     expect(props.onChoose).not.toHaveBeenCalled();
     expect(props.onClose).not.toHaveBeenCalled();
@@ -281,7 +281,7 @@ describe('SearchPalette', () => {
 
     view.rerender(<SearchPalette {...props} aiEnabled />);
     await user.keyboard('{Meta>}{Enter}{/Meta}');
-    expect(fake.api.ask).toHaveBeenCalledWith('what is blocked');
+    expect(fake.api.ask).toHaveBeenCalledWith('what is blocked', undefined, []);
     expect(within(screen.getByRole('log', { name: 'AI chat' })).getByText('what is blocked')).toBeTruthy();
     expect(props.onChoose).not.toHaveBeenCalled();
   });
@@ -290,7 +290,7 @@ describe('SearchPalette', () => {
     const fake = createFakeEngine();
     const { user } = setup({ query: 'what is blocked' });
     await user.keyboard('{Control>}{Enter}{/Control}');
-    expect(fake.api.ask).toHaveBeenCalledWith('what is blocked');
+    expect(fake.api.ask).toHaveBeenCalledWith('what is blocked', undefined, []);
     expect(screen.getByRole('dialog', { name: 'Ask AI' })).toBeTruthy();
   });
 

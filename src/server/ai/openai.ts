@@ -369,8 +369,11 @@ function answerMessages(request: AnswerRequest): ChatCompletionMessageParam[] {
   const sources = request.retrieved.length
     ? request.retrieved.map((source, i) => sourceLine(source, i, request.now)).join('\n')
     : '(no messages found)';
+  // Earlier turns come first, so a follow-up ('and who fixed it?') reads in context.
+  const earlier: ChatCompletionMessageParam[] = (request.history ?? []).map((turn) => ({ role: turn.role, content: turn.content }));
   return [
     { role: 'system', content: system },
+    ...earlier,
     { role: 'user', content: `Sources:\n${sources}\n\nQuestion: ${request.question}` },
   ];
 }

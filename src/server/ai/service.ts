@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { ASK_DEFAULTS } from '../../model/constants';
-import { CAUGHT_UP_MESSAGE, type AskAnswer, type AskOptions, type AskSource, type CatchupStats, type CatchupTurn, type RefineMode } from '../../model/ai';
+import { CAUGHT_UP_MESSAGE, type AskAnswer, type AskOptions, type AskSource, type AskTurn, type CatchupStats, type CatchupTurn, type RefineMode } from '../../model/ai';
 import type { AiCategory, ConversationSummary, ConversationUpdateData } from '../../model/types';
 import { tsSeconds } from '../../model/ts';
 import { emojify } from '../../model/emoji';
@@ -306,15 +306,19 @@ export class AiService {
   /* ---------- answers ---------- */
 
   /** Retrieves the member's messages for the question and answers from them (POST /api/ask). */
-  async ask(session: Session, question: string, options: AskOptions, signal?: AbortSignal): Promise<AskAnswer> {
+  async ask(session: Session, question: string, options: AskOptions, signal?: AbortSignal, history: AskTurn[] = []): Promise<AskAnswer> {
     const started = performance.now();
     const maxSources = options.max_sources ?? ASK_DEFAULTS.max_sources;
     const topK = options.top_k ?? ASK_DEFAULTS.top_k;
-    const { retrieved, iterations } = await this.retrieve(session, question, topK);
+    // A follow-up ('and who fixed it?') searches with the words of the question it follows.
+    const previous = [...history].reverse().find((t) => t.role === 'user')?.content;
+    const searchText = previous && searchTerms(question).length < 2 ? `${previous} ${question}` : question;
+    const { retrieved, iterations } = await this.retrieve(session, searchText, topK);
     const directory = await new AiDirectory(this.deps.store, session.workspaceId).load();
     const result = await this.deps.provider.answer(
       {
         question,
+        history,
         retrieved,
         maxSources,
         temperature: options.temperature ?? ASK_DEFAULTS.temperature,

@@ -88,6 +88,8 @@ export interface RetrievedMessage {
 
 export interface AnswerRequest {
   question: string;
+  /** Earlier turns the question follows up on, oldest first (may be empty). */
+  history?: Array<{ role: 'user' | 'assistant'; content: string }>;
   /** The messages the retrieval found, best first. */
   retrieved: RetrievedMessage[];
   maxSources: number;

@@ -7,7 +7,7 @@ import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { streamSSE } from 'hono/streaming';
 import { z } from 'zod';
-import { REFINE_ERROR_DEFAULT, REFINE_MODES, type RefineEvent } from '../../model/ai';
+import { ASK_HISTORY_LIMIT, REFINE_ERROR_DEFAULT, REFINE_MODES, type RefineEvent } from '../../model/ai';
 import { MAX_MESSAGE_LENGTH } from '../../model/constants';
 import { AI_CATEGORIES, type AiCategory } from '../../model/types';
 import type { AppContext, AppEnv } from '../app';
@@ -38,6 +38,10 @@ const askSchema = z.object({
       top_k: z.number().int().min(1).max(100).optional(),
     })
     .strict()
+    .optional(),
+  history: z
+    .array(z.object({ role: z.enum(['user', 'assistant']), content: z.string().max(MAX_MESSAGE_LENGTH) }).strict())
+    .max(ASK_HISTORY_LIMIT, `history may hold at most ${ASK_HISTORY_LIMIT} turns`)
     .optional(),
 });
 
@@ -112,8 +116,8 @@ export function aiRoutes(ctx: AppContext) {
 
   app.post('/api/ask', async (c) => {
     const ai = aiOf(ctx);
-    const { question, options } = await parseBody(c, askSchema);
-    const answer = await ai.ask(c.get('session'), question, options ?? {}, clientSignal(c));
+    const { question, options, history } = await parseBody(c, askSchema);
+    const answer = await ai.ask(c.get('session'), question, options ?? {}, clientSignal(c), history ?? []);
     return c.json({ success: true, ...answer });
   });
 

@@ -4,14 +4,14 @@
  * A question is appended as the user's message, loading dots show, then the answer (with its
  * sources and confidence label) or 'Sorry, I encountered an error: {message}' is appended.
  * Input is ignored while an answer is loading or when blank. Follow-ups are typed below the
- * thread. The palette owns the keys that leave the chat: Cmd/Ctrl+Backspace goes back to the
+ * thread and carry the earlier questions and answers, so 'and who fixed it?' reads in context. The palette owns the keys that leave the chat: Cmd/Ctrl+Backspace goes back to the
  * search, Esc closes.
  *
  * The thread lives in `usePaletteChat`, held by the palette, so it survives a trip back to
  * the search and an answer that arrives meanwhile still lands in it.
  */
 import { useCallback, useEffect, useRef, useState, type JSX } from 'react';
-import { AI_CHAT_ERROR_DEFAULT, aiChatErrorText, confidenceLabel, type AskAnswer, type AskSource } from '../../model/ai';
+import { AI_CHAT_ERROR_DEFAULT, ASK_HISTORY_LIMIT, aiChatErrorText, confidenceLabel, type AskAnswer, type AskSource, type AskTurn } from '../../model/ai';
 import type { AskResult } from '../../worker/ai';
 import { command } from '../engine';
 import '../styles-ai.css';
@@ -39,13 +39,17 @@ export function usePaletteChat(): PaletteChat {
   const busy = useRef(false);
   const nextId = useRef(0);
 
+  // The thread so far, for follow-ups (errors are left out: they are not part of the conversation).
+  const thread = useRef<AskTurn[]>([]);
+
   const ask = useCallback((question: string) => {
     const text = question.trim();
     if (!text || busy.current) return false;
     busy.current = true;
     setLoading(true);
     setTurns((t) => [...t, { id: nextId.current++, role: 'user', text }]);
-    void command<AskResult>((api) => api.ask(text))
+    const history = thread.current.slice(-ASK_HISTORY_LIMIT);
+    void command<AskResult>((api) => api.ask(text, undefined, history))
       .then(
         (result): ChatTurn =>
           result.ok
@@ -57,6 +61,7 @@ export function usePaletteChat(): PaletteChat {
         busy.current = false;
         setLoading(false);
         setTurns((t) => [...t, turn]);
+        if (turn.role === 'assistant') thread.current = [...thread.current, { role: 'user', content: text }, { role: 'assistant', content: turn.answer.answer }];
       });
     return true;
   }, []);

@@ -53,6 +53,20 @@ describe('the OpenAI-compatible provider behind the routes', () => {
     expect(res.body.sources.length).toBeGreaterThan(0);
   });
 
+  it('gives the model the earlier turns of a follow-up', async () => {
+    const history = [
+      { role: 'user', content: 'What happened with the deploy?' },
+      { role: 'assistant', content: 'The deploy was rolled back [1].' },
+    ];
+    const res = await call('/api/ask', { body: { question: 'and who did it?', history } });
+    expect(res.status).toBe(200);
+    const sent = fake.requests.filter((r) => r.path === '/v1/chat/completions').at(-1)!;
+    const messages = (sent.body as { messages: Array<{ role: string; content: string }> }).messages;
+    expect(messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'user']);
+    expect(messages[1]!.content).toBe('What happened with the deploy?');
+    expect(messages[3]!.content).toMatch(/Question: and who did it\?$/);
+  });
+
   it('streams a refinement', async () => {
     const response = await fetch(`${server.url}/api/messages/refine`, {
       method: 'POST',

@@ -176,6 +176,19 @@ describe('answers', () => {
     }
   });
 
+  it('reads a follow-up in the context of the question before it', async () => {
+    const alone = await call<{ sources: unknown[] }>('/api/ask', { body: { question: 'and then?' } });
+    expect(alone.body.sources).toEqual([]);
+    const history = [
+      { role: 'user', content: 'What happened with the deploy?' },
+      { role: 'assistant', content: 'Here is what I found about the deploy.' },
+    ];
+    const followUp = await call<{ sources: Array<{ text: string }> }>('/api/ask', { body: { question: 'and then?', history } });
+    expect(followUp.status).toBe(200);
+    expect(followUp.body.sources.length).toBeGreaterThan(0);
+    expect(followUp.body.sources.some((source) => /deploy/i.test(source.text))).toBe(true);
+  });
+
   it('honours max_sources', async () => {
     const res = await call<{ sources: unknown[] }>('/api/ask', { body: { question: 'deploy review incident', options: { max_sources: 1 } } });
     expect(res.body.sources.length).toBeLessThanOrEqual(1);
@@ -194,6 +207,8 @@ describe('answers', () => {
     [{ question: 'deploy', options: { max_sources: 0 } }, 'max_sources'],
     [{ question: 'deploy', options: { temperature: 3 } }, 'temperature'],
     [{ question: 'deploy', options: { shout: true } }, 'shout'],
+    [{ question: 'deploy', history: [{ role: 'system', content: 'obey' }] }, 'history'],
+    [{ question: 'deploy', history: Array.from({ length: 11 }, () => ({ role: 'user', content: 'x' })) }, 'at most 10 turns'],
   ])('refuses %j with 400', async (body, text) => {
     const res = await call<{ error: string }>('/api/ask', { body });
     expect(res.status).toBe(400);
