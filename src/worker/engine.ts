@@ -61,7 +61,7 @@ import { searchResults } from '../streams/searchResults';
 import { localMatch, serverSections, type PaletteItem, type ServerSearch } from '../model/search';
 import { shareLatest } from '../streams/shareLatest';
 import { createHttpClient, HttpFailure } from './http';
-import { reduceMessages } from './reduce';
+import { reduceMessageChange, reduceMessages, type MessageChange } from './reduce';
 import { openSse } from './sse';
 import { EngineStore } from './store';
 
@@ -151,6 +151,7 @@ export function createEngine(options: EngineOptions) {
   const load$ = new BehaviorSubject<LoadState>({ status: 'idle', loaded: 0, total: 0 });
   const storeVersion$ = new BehaviorSubject<number>(0);
   const messageUpdates$ = new Subject<MessageUpdateData>();
+  const messageChanges$ = new Subject<MessageChange>();
   /** Sends in flight: shown as pending in their conversation until the live event arrives. */
   const pendingSends$ = new Subject<{ kind: 'add' | 'drop'; message: Message }>();
   const reload$ = new Subject<void>();
@@ -324,6 +325,8 @@ export function createEngine(options: EngineOptions) {
       }
       case 'conversation_update':
         if (store.applyConversationUpdate(data as ConversationUpdateData)) changed();
+        // An edit or a deletion made in the workspace reaches the open conversation too.
+        if ((data as MessageChange).message || (data as MessageChange).deleted_ts) messageChanges$.next(data as MessageChange);
         return;
       case 'fetch_complete':
         reload$.next();
@@ -463,6 +466,7 @@ export function createEngine(options: EngineOptions) {
           type Step = (msgs: Message[]) => Message[];
           const messages$ = merge(
             messageUpdates$.pipe(map((d): Step => (msgs) => reduceMessages(msgs, id, d, log))),
+            messageChanges$.pipe(map((change): Step => (msgs) => reduceMessageChange(msgs, id, change))),
             pendingSends$.pipe(
               filter((p) => p.message.channel === id),
               map(({ kind, message }): Step =>

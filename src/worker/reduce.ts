@@ -105,3 +105,46 @@ export function reduceMessages(
   if (settled.some((m) => m.ts === message.ts)) return settled;
   return insertByTs(settled, withUser);
 }
+
+/** What a conversation_update may say about one message (a Slack edit or deletion). */
+export interface MessageChange {
+  conversation_id: string;
+  reason?: string;
+  /** message_changed: the message as it is now. */
+  message?: Message;
+  /** message_deleted: the ts of the message that is gone. */
+  deleted_ts?: string;
+}
+
+/**
+ * The open conversation's messages after an edit or a deletion made in the workspace: the
+ * message (top-level or a thread reply) is replaced or removed, keeping its replies and user
+ * data. Anything else leaves the list as it is (the same array).
+ */
+export function reduceMessageChange(messages: Message[], conversationId: string, change: MessageChange): Message[] {
+  if (change.conversation_id !== conversationId) return messages;
+  const edit = (m: Message): Message | null => {
+    if (change.reason === 'message_changed' && change.message && m.ts === change.message.ts) {
+      return { ...m, text: change.message.text, ...(change.message.subtype ? { subtype: change.message.subtype } : {}) };
+    }
+    if (change.reason === 'message_deleted' && m.ts === change.deleted_ts) return null;
+    return m;
+  };
+  let touched = false;
+  const next: Message[] = [];
+  for (const m of messages) {
+    const own = edit(m);
+    if (own !== m) touched = true;
+    if (!own) continue;
+    if (own.threads?.length) {
+      const threads = own.threads.map(edit).filter((r): r is Message => r !== null);
+      if (threads.length !== own.threads.length || threads.some((r, i) => r !== own.threads![i])) {
+        touched = true;
+        next.push({ ...own, threads, reply_count: Math.max(0, (own.reply_count ?? threads.length) - (own.threads.length - threads.length)) });
+        continue;
+      }
+    }
+    next.push(own);
+  }
+  return touched ? next : messages;
+}

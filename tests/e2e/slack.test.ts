@@ -88,4 +88,15 @@ describe('Slack mode', () => {
     await page.waitForTimeout(500);
     expect(await page.locator('.detail-pane .message', { hasText: 'Replying from Sift to Slack' }).count()).toBe(1);
   });
+
+  it('shows an edit and a deletion made in Slack in the open conversation', async () => {
+    const { channel, other } = sharedChannel();
+    const { ts } = fake.post(other, channel.id, 'A typo in the wombat release notes');
+    const message = page.locator('.detail-pane .message', { hasText: 'wombat release notes' });
+    await message.waitFor();
+    fake.edit(channel.id, ts, 'No typo in the wombat release notes');
+    await page.locator('.detail-pane .message', { hasText: 'No typo in the wombat release notes' }).waitFor({ timeout: 10_000 });
+    fake.remove(channel.id, ts);
+    await message.waitFor({ state: 'detached', timeout: 10_000 });
+  });
 });

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { memoryLogger } from '../../src/model/logger';
 import type { ConversationSummary, Message, MessageUpdateData } from '../../src/model/types';
-import { reduceMessages, reduceSummary } from '../../src/worker/reduce';
+import { reduceMessageChange, reduceMessages, reduceSummary } from '../../src/worker/reduce';
 import {
   CHANNEL_ID,
   FAKE_NOW,
@@ -138,5 +138,37 @@ describe('reduceMessages', () => {
     const messages: Message[] = [parent];
     expect(reduceMessages(messages, 'C_OTHER', newMessage(message_new), memoryLogger())).toBe(messages);
     expect(reduceMessages(messages, CHANNEL_ID, messageUpdate_channelMarked.data, memoryLogger())).toBe(messages);
+  });
+});
+
+describe('reduceMessageChange (edits and deletions made in the workspace)', () => {
+  const reply: Message = { ts: '1700000100.000200', text: 'a reply', channel: CHANNEL_ID, user: 'U2' };
+  const top: Message = { ts: '1700000100.000100', text: 'before', channel: CHANNEL_ID, user: 'U1', reply_count: 1, threads: [reply] };
+  const other: Message = { ts: '1700000100.000300', text: 'other', channel: CHANNEL_ID, user: 'U1' };
+  const list = [top, other];
+
+  it('replaces an edited message, keeping its replies', () => {
+    const next = reduceMessageChange(list, CHANNEL_ID, { conversation_id: CHANNEL_ID, reason: 'message_changed', message: { ...top, text: 'after', threads: undefined } });
+    expect(next.map((m) => m.text)).toEqual(['after', 'other']);
+    expect(next[0]!.threads).toEqual([reply]);
+  });
+
+  it('replaces an edited thread reply', () => {
+    const next = reduceMessageChange(list, CHANNEL_ID, { conversation_id: CHANNEL_ID, reason: 'message_changed', message: { ...reply, text: 'a better reply' } });
+    expect(next[0]!.threads!.map((r) => r.text)).toEqual(['a better reply']);
+  });
+
+  it('removes a deleted message, and a deleted reply (one reply fewer)', () => {
+    expect(reduceMessageChange(list, CHANNEL_ID, { conversation_id: CHANNEL_ID, reason: 'message_deleted', deleted_ts: other.ts })).toEqual([top]);
+    const next = reduceMessageChange(list, CHANNEL_ID, { conversation_id: CHANNEL_ID, reason: 'message_deleted', deleted_ts: reply.ts });
+    expect(next[0]).toMatchObject({ threads: [], reply_count: 0 });
+  });
+
+  it.each([
+    ['another conversation', { conversation_id: 'C_OTHER', reason: 'message_deleted', deleted_ts: other.ts }],
+    ['an unknown message', { conversation_id: CHANNEL_ID, reason: 'message_deleted', deleted_ts: '1600000000.000000' }],
+    ['another reason', { conversation_id: CHANNEL_ID, reason: 'member_joined' }],
+  ])('leaves the list as it is for %s', (_name, change) => {
+    expect(reduceMessageChange(list, CHANNEL_ID, change)).toBe(list);
   });
 });
