@@ -58,6 +58,15 @@ describe('Slack without Socket Mode: polling', () => {
     expect(update(stream.events, reply.ts, 'thread_new_message')).toMatchObject({ conversation_id: thread.id, thread_ts: thread.parent_message!.ts });
     expect(fake.calls.filter((c) => c.method === 'conversations.replies' && c.params.ts === thread.parent_message!.ts && c.params.oldest).length).toBeGreaterThan(0);
 
+    // A first reply to an older message of the member's (no thread yet): the next poll re-reads
+    // the channel's newest messages, finds the new thread and brings its reply.
+    const mine = fake.post(me, channel.id, 'my plan for the polling rollout');
+    await stream.until((events) => update(events, mine.ts, 'new_message') !== undefined, 5_000);
+    const firstReply = fake.post(other, channel.id, 'first reply, by polling', { thread_ts: mine.ts });
+    await until(async () => (await s.store.getMessage(fake.team.id, `${channel.id}:${mine.ts}`, firstReply.ts)) !== null, 5_000, 'the first reply stored');
+    expect((await s.store.getConversation(fake.team.id, me, `${channel.id}:${mine.ts}`))!.unread_count).toBe(1);
+    await stream.until((events) => events.some((e) => e.type === 'message_update' && (e.data as MessageUpdateData).message?.ts === firstReply.ts), 5_000);
+
     // A channel the member joins on Slack: found by the next poll, announced by its newest message only (which brings the conversation).
     const joined = fake.workspace.conversations.find((c) => c.kind === 'public_channel' && !c.members.includes(me) && !c.is_archived)!;
     fake.join(me, joined.id);

@@ -2,6 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { api } from '../helpers';
 import { signInSlack, startSlackTestServer, until, type SlackTestServer } from '../slackHelpers';
+import { RECHECKED_MESSAGES } from '../../../src/server/sources/slack/sync';
 import type { FakeConversation, FakeMessage, FakeSlack } from '../../fakes/slackServer';
 
 let server: SlackTestServer;
@@ -71,7 +72,8 @@ describe('Slack sync', () => {
     const fake = server.fake;
     const channel = fake.workspace.conversations.find((c) => c.kind === 'public_channel' && c.members.includes(fake.member.id) && c.members.length > 1)!;
     const other = channel.members.find((m) => m !== fake.member.id)!;
-    const newestBefore = channel.messages.at(-1)!.ts;
+    // Incremental history starts after the oldest of the newest RECHECKED_MESSAGES stored (a first reply to one of them is found).
+    const recheckFrom = (channel.messages.at(-RECHECKED_MESSAGES) ?? channel.messages[0]!).ts;
     fake.post(other, channel.id, 'a new message for the incremental sync');
     const callsBefore = fake.calls.length;
     const res = await call('/api/conversations/fetch');
@@ -80,7 +82,7 @@ describe('Slack sync', () => {
     const history = fake.calls.slice(callsBefore).filter((c) => c.method === 'conversations.history');
     expect(history.length).toBeGreaterThan(0);
     expect(history.every((c) => c.params.oldest)).toBe(true);
-    expect(history.find((c) => c.params.channel === channel.id)!.params.oldest).toBe(newestBefore);
+    expect(history.find((c) => c.params.channel === channel.id)!.params.oldest).toBe(recheckFrom);
     expect(await stored(server)).toEqual(expected(fake));
     // Again: nothing new.
     expect((await call('/api/conversations/fetch')).body.summary.new_messages).toBe(0);

@@ -4,9 +4,10 @@
  * Full: users.list, the member's conversations (users.conversations over public and
  * private channels, IMs and group DMs), each one's members, read mark (conversations.info)
  * and recent history (conversations.history), and the replies of the threads the member
- * takes part in (conversations.replies). Incremental: the same, asking history and replies
- * only for what is newer than the newest stored message (`oldest`), and read marks only
- * where something changed or is unread.
+ * takes part in (conversations.replies). Incremental: the same, asking history only after the
+ * newest few stored messages (`oldest`; re-reading those finds a first reply to one of them),
+ * replies only for what is newer than the thread's newest, and read marks only where
+ * something changed or is unread.
  *
  * What a sync finds is announced when `publish` is given: an incremental sync's new messages
  * become the members' message_update events (as a live event would: polling without Socket
@@ -21,6 +22,7 @@ import type { ServerLogger } from '../../log';
 import { messageEvents } from '../../messaging';
 import type { MemberEvent, SourceBatch, SourceBatchResult, StoredEvent, Store } from '../../store/types';
 import { threadId } from '../../../model/validation';
+import { compareTs } from '../../../model/ts';
 import type { SlackCaller, SlackResult } from './client';
 import {
   directoryOf,
@@ -66,6 +68,9 @@ export interface SyncDeps {
 const PROGRESS_STEPS = 20;
 
 const TYPES = 'public_channel,private_channel,mpim,im';
+
+/** How many of a conversation's newest stored messages an incremental sync reads again (for new threads on them). */
+export const RECHECKED_MESSAGES = 20;
 
 export async function syncMember(
   deps: SyncDeps,
@@ -126,8 +131,12 @@ export async function syncMember(
     const record = toConversation(c, members, directory);
     batch.conversations!.push(record);
 
-    // History: newest first, paged; incremental asks only for what is newer than the newest stored message.
-    const oldest = fresh ? undefined : ((await store.listMessages(ws, c.id, 1))[0]?.ts ?? undefined);
+    // History: newest first, paged. Incremental asks only for what is newer than the last
+    // RECHECKED_MESSAGES stored ones: re-reading those few finds a first reply to one of them
+    // (history never returns an older parent again), and upserts by ts store nothing twice.
+    const recent = fresh ? [] : await store.listMessages(ws, c.id, RECHECKED_MESSAGES);
+    const oldest = recent[0]?.ts;
+    const newestStored = recent[recent.length - 1]?.ts;
     const history: SlackMessage[] = [];
     for await (const page of caller.pages<SlackResult>(await input.token(), 'conversations.history', {
       channel: c.id,
@@ -142,7 +151,8 @@ export async function syncMember(
     // Read mark: conversations.info answers the member's last_read.
     let lastRead: string | undefined;
     const summary = stored ? await store.getConversation(ws, me, c.id) : null;
-    if (fresh || history.length > 0 || (summary?.unread_count ?? 0) > 0) {
+    const newer = newestStored ? history.filter((m) => compareTs(m.ts, newestStored) > 0) : history;
+    if (fresh || newer.length > 0 || (summary?.unread_count ?? 0) > 0) {
       const info = await call<SlackResult>('conversations.info', { channel: c.id });
       lastRead = readMark((info.channel as SlackConversation | undefined)?.last_read) ?? (c.last_read ? readMark(c.last_read) : undefined);
       if (lastRead) batch.readMarks!.push({ conversation_id: c.id, user_id: me, last_read: lastRead });
