@@ -5,19 +5,19 @@
  */
 import { randomUUID } from 'node:crypto';
 import { ASK_DEFAULTS } from '../../model/constants';
-import { CAUGHT_UP_MESSAGE, type AskAnswer, type AskOptions, type AskSource, type AskTurn, type CatchupStats, type CatchupTurn, type RefineMode } from '../../model/ai';
+import { CAUGHT_UP_MESSAGE, type AskAnswer, type AskOptions, type AskSource, type AskTurn, type CatchupStats, type RefineMode } from '../../model/ai';
 import type { AiCategory, ConversationSummary, ConversationUpdateData } from '../../model/types';
 import { tsSeconds } from '../../model/ts';
 import { emojify } from '../../model/emoji';
 import type { LiveHub } from '../live/hub';
 import type { ServerLogger } from '../log';
-import type { AiLabel, Session, Store, UnreadConversation } from '../store/types';
+import type { AiLabel, CatchupSessionRecord, Session, Store, UnreadConversation } from '../store/types';
 import { messageScore } from '../routes/search';
 import { AiDirectory, aiMessagesOf, classifyInputOf, needsClassification, type AiConversationRef } from './inputs';
 import { catchupGreeting } from './local/catchup';
 import { lessonWords } from './local/classify';
 import { searchTerms } from './local/answer';
-import { AiError, type AiProvider, type AudioInput, type ClassifyInput, type CatchupAction, type CatchupContext, type CatchupConversation, type Lesson, type RetrievedMessage } from './types';
+import { AiError, type AiProvider, type AudioInput, type ClassifyInput, type CatchupContext, type CatchupConversation, type Lesson, type RetrievedMessage } from './types';
 
 export interface AiServiceDeps {
   store: Store;
@@ -45,16 +45,6 @@ const CATCHUP_SESSIONS_PER_MEMBER = 5;
 /** The unread conversations a catch-up session reads (newest first). */
 const CATCHUP_CONVERSATIONS = 200;
 
-interface CatchupSessionState {
-  id: string;
-  workspaceId: string;
-  userId: string;
-  createdAt: number;
-  touchedAt: number;
-  history: CatchupTurn[];
-  pending: CatchupAction | null;
-  cleared: number;
-}
 
 export interface ClassifySummary {
   classified: number;
@@ -71,7 +61,6 @@ const memberKey = (s: Pick<Session, 'workspaceId' | 'userId'>) => `${s.workspace
 
 export class AiService {
   private readonly running = new Map<string, Promise<ClassifyRun>>();
-  private readonly sessions = new Map<string, CatchupSessionState>();
   private readonly lastRun = new Map<string, { at: number; summary: ClassifySummary }>();
 
   private readonly dueLive = new Map<string, { workspaceId: string; userId: string; conversationId: string }>();
@@ -394,12 +383,11 @@ export class AiService {
     const context = await this.catchupContext(session, null);
     const stats = statsOf(context.conversations, 0);
     if (context.conversations.length === 0) return { message: CAUGHT_UP_MESSAGE, stats };
-    this.expireSessions();
-    const mine = [...this.sessions.values()].filter((s) => s.workspaceId === session.workspaceId && s.userId === session.userId);
-    if (mine.length >= CATCHUP_SESSIONS_PER_MEMBER) this.sessions.delete(mine.sort((a, b) => a.touchedAt - b.touchedAt)[0]!.id);
     const now = this.deps.now();
+    // Idle sessions end, and the member keeps room for this one.
+    await this.deps.store.pruneCatchupSessions(session.workspaceId, session.userId, now - CATCHUP_IDLE_MS, CATCHUP_SESSIONS_PER_MEMBER - 1);
     const message = emojify(catchupGreeting(context));
-    const state: CatchupSessionState = {
+    const state: CatchupSessionRecord = {
       id: randomUUID(),
       workspaceId: session.workspaceId,
       userId: session.userId,
@@ -409,13 +397,13 @@ export class AiService {
       pending: null,
       cleared: 0,
     };
-    this.sessions.set(state.id, state);
+    await this.deps.store.saveCatchupSession(state);
     return { sessionId: state.id, message, stats };
   }
 
   /** One turn of a session: the provider answers; a confirmed action is carried out. */
   async catchupChat(session: Session, sessionId: string, message: string, markRead: (conversationId: string) => Promise<void>, signal?: AbortSignal) {
-    const state = this.sessionOf(session, sessionId);
+    const state = await this.sessionOf(session, sessionId);
     const context = await this.catchupContext(session, state);
     const reply = await this.deps.provider.catchup(context, message, signal);
     const now = this.deps.now();
@@ -439,6 +427,7 @@ export class AiService {
     else if (reply.clearPending) state.pending = null;
     state.history.push({ role: 'assistant', content: text, at: now });
     state.touchedAt = now;
+    await this.deps.store.saveCatchupSession(state);
     const byId = new Map(context.conversations.map((c) => [c.conversationId, c]));
     const sources = reply.conversationIds
       .map((id) => byId.get(id))
@@ -449,12 +438,12 @@ export class AiService {
   }
 
   async catchupSession(session: Session, sessionId: string) {
-    const state = this.sessionOf(session, sessionId);
+    const state = await this.sessionOf(session, sessionId);
     return { sessionId: state.id, createdAt: state.createdAt, history: state.history, stats: await this.catchupStats(session, sessionId) };
   }
 
   async catchupStats(session: Session, sessionId: string): Promise<CatchupStats> {
-    const state = this.sessionOf(session, sessionId);
+    const state = await this.sessionOf(session, sessionId);
     const unread = await this.deps.store.unreadConversations(session.workspaceId, session.userId, CATCHUP_CONVERSATIONS);
     return statsOf(
       unread.map((u) => ({ category: u.ai_category ?? null })),
@@ -462,25 +451,18 @@ export class AiService {
     );
   }
 
-  endCatchup(session: Session, sessionId: string): void {
-    this.sessionOf(session, sessionId);
-    this.sessions.delete(sessionId);
+  async endCatchup(session: Session, sessionId: string): Promise<void> {
+    if (!(await this.deps.store.deleteCatchupSession(session.workspaceId, session.userId, sessionId))) throw new AiError('Catch-up session not found', 404);
   }
 
-  private sessionOf(session: Session, sessionId: string): CatchupSessionState {
-    this.expireSessions();
-    const state = this.sessions.get(sessionId);
-    // Another member's session is as unknown as a missing one.
-    if (!state || state.workspaceId !== session.workspaceId || state.userId !== session.userId) throw new AiError('Catch-up session not found', 404);
+  /** The member's session; a missing, idle-expired or another member's session is 'not found'. */
+  private async sessionOf(session: Session, sessionId: string): Promise<CatchupSessionRecord> {
+    const state = await this.deps.store.getCatchupSession(session.workspaceId, session.userId, sessionId);
+    if (!state || state.touchedAt < this.deps.now() - CATCHUP_IDLE_MS) throw new AiError('Catch-up session not found', 404);
     return state;
   }
 
-  private expireSessions(): void {
-    const cutoff = this.deps.now() - CATCHUP_IDLE_MS;
-    for (const [id, s] of this.sessions) if (s.touchedAt < cutoff) this.sessions.delete(id);
-  }
-
-  private async catchupContext(session: Session, state: CatchupSessionState | null): Promise<CatchupContext> {
+  private async catchupContext(session: Session, state: CatchupSessionRecord | null): Promise<CatchupContext> {
     const { store } = this.deps;
     const directory = await new AiDirectory(store, session.workspaceId).load();
     const unread = await store.unreadConversations(session.workspaceId, session.userId, CATCHUP_CONVERSATIONS);

@@ -148,7 +148,7 @@ export function aiRoutes(ctx: AppContext) {
   });
 
   app.delete('/api/features/voice-catchup/session/:id', async (c) => {
-    aiOf(ctx).endCatchup(c.get('session'), c.req.param('id'));
+    await aiOf(ctx).endCatchup(c.get('session'), c.req.param('id'));
     return c.json({ success: true });
   });
 

@@ -142,6 +142,14 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (workspace_id, user_id)
   ) WITHOUT ROWID;
   `,
+  // 10: catch-up sessions (SPEC §7.8), so a conversation with the assistant outlives a restart.
+  `
+  CREATE TABLE catchup_sessions (
+    id TEXT PRIMARY KEY, workspace_id TEXT NOT NULL, user_id TEXT NOT NULL,
+    created_at INTEGER NOT NULL, touched_at INTEGER NOT NULL, state TEXT NOT NULL
+  );
+  CREATE INDEX catchup_sessions_by_member ON catchup_sessions (workspace_id, user_id, touched_at);
+  `,
 ];
 
 export function migrate(db: Database.Database): number {

@@ -14,6 +14,7 @@ import {
   LESSON_CAP,
   applyBuiltinSettings,
   type AiLabel,
+  type CatchupSessionRecord,
   type UnreadConversation,
   type BuiltinViewSetting,
   type CustomViewPatch,
@@ -644,6 +645,37 @@ export class SqliteStore implements Store {
       lesson: string;
     }>;
     return rows.map((r) => JSON.parse(r.lesson) as Lesson);
+  }
+
+  async saveCatchupSession(record: CatchupSessionRecord): Promise<void> {
+    const { id, workspaceId, userId, createdAt, touchedAt, ...state } = record;
+    this.st(
+      `INSERT INTO catchup_sessions (id, workspace_id, user_id, created_at, touched_at, state) VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (id) DO UPDATE SET touched_at = excluded.touched_at, state = excluded.state`,
+    ).run(id, workspaceId, userId, createdAt, touchedAt, JSON.stringify(state));
+  }
+
+  async getCatchupSession(workspaceId: string, userId: string, id: string): Promise<CatchupSessionRecord | null> {
+    const row = this.st(`SELECT * FROM catchup_sessions WHERE id = ? AND workspace_id = ? AND user_id = ?`).get(id, workspaceId, userId) as
+      | { id: string; workspace_id: string; user_id: string; created_at: number; touched_at: number; state: string }
+      | undefined;
+    if (!row) return null;
+    const state = JSON.parse(row.state) as Pick<CatchupSessionRecord, 'history' | 'pending' | 'cleared'>;
+    return { id: row.id, workspaceId: row.workspace_id, userId: row.user_id, createdAt: row.created_at, touchedAt: row.touched_at, ...state };
+  }
+
+  async deleteCatchupSession(workspaceId: string, userId: string, id: string): Promise<boolean> {
+    return this.st(`DELETE FROM catchup_sessions WHERE id = ? AND workspace_id = ? AND user_id = ?`).run(id, workspaceId, userId).changes > 0;
+  }
+
+  async pruneCatchupSessions(workspaceId: string, userId: string, cutoff: number, keep: number): Promise<void> {
+    this.db.transaction(() => {
+      this.st(`DELETE FROM catchup_sessions WHERE touched_at < ?`).run(cutoff);
+      this.st(
+        `DELETE FROM catchup_sessions WHERE workspace_id = @ws AND user_id = @user AND id NOT IN
+           (SELECT id FROM catchup_sessions WHERE workspace_id = @ws AND user_id = @user ORDER BY touched_at DESC LIMIT @keep)`,
+      ).run({ ws: workspaceId, user: userId, keep });
+    })();
   }
 
   async addWaitlistSignup(email: string, platform: 'teams' | 'email', at: number): Promise<{ created: boolean }> {

@@ -17,7 +17,7 @@ import type {
   UserData,
   Workspace,
 } from '../../model/types';
-import type { AiTrigger, Lesson } from '../ai/types';
+import type { AiTrigger, CatchupAction, Lesson } from '../ai/types';
 import { BUILTIN_VIEWS, type BuiltinView, type CustomView } from '../../model/views';
 
 export interface Membership {
@@ -154,6 +154,18 @@ export interface AiLabel {
   triggers: AiTrigger[];
   /** The newest message ts the label was computed from. */
   basisTs: string;
+}
+
+/** A catch-up session as stored: who it belongs to, and its state as the AI service keeps it. */
+export interface CatchupSessionRecord {
+  id: string;
+  workspaceId: string;
+  userId: string;
+  createdAt: number;
+  touchedAt: number;
+  history: Array<{ role: 'user' | 'assistant'; content: string; at: number }>;
+  pending: CatchupAction | null;
+  cleared: number;
 }
 
 /** How many lessons a member keeps (the oldest go first). */
@@ -377,6 +389,15 @@ export interface Store {
   ): Promise<Written<BuiltinView> | null>;
   /** Creates the member's missing settings rows with the definitions' defaults; `created` counts them (0: nothing changed). */
   initializeBuiltinViews(workspaceId: string, userId: string, at: number, build: EventBuilder<MemberViews & { created: number }>): Promise<Written<MemberViews & { created: number }>>;
+
+  /* catch-up sessions (SPEC §7.8) */
+  /** Creates or replaces a session. */
+  saveCatchupSession(record: CatchupSessionRecord): Promise<void>;
+  /** A session of the member, or null (another member's session is as unknown as a missing one). */
+  getCatchupSession(workspaceId: string, userId: string, id: string): Promise<CatchupSessionRecord | null>;
+  deleteCatchupSession(workspaceId: string, userId: string, id: string): Promise<boolean>;
+  /** Ends sessions idle since before `cutoff`, and the member's oldest beyond `keep`. */
+  pruneCatchupSessions(workspaceId: string, userId: string, cutoff: number, keep: number): Promise<void>;
 
   /* the waitlist (SPEC §7.7) */
   /** Records a signup; the same email (normalised to lower case) and platform twice is one signup (created: false). */
