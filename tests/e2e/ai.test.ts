@@ -94,12 +94,17 @@ describe('Ask AI page', () => {
     await page.locator('.detail-pane').waitFor();
   });
 
-  it('leaving a catch-up (Esc) ends its session on the server', async () => {
+  it('a reload keeps the catch-up; leaving it (Esc) ends its session on the server', async () => {
     await page.goto(`${session.server.url}/ask-ai`);
     await page.getByRole('textbox', { name: 'Ask Sift AI' }).fill('who should I reply to first');
     await page.keyboard.press('Enter');
     const log = page.getByRole('log', { name: 'Conversation with Sift AI' });
     await expect.poll(() => log.getByRole('article', { name: 'Sift AI' }).count(), { timeout: 15_000 }).toBeGreaterThanOrEqual(2);
+    // A reload is not leaving: the conversation is picked up again from the server.
+    const said = await log.getByRole('article').count();
+    await page.reload();
+    await page.getByRole('heading', { name: 'Ask AI' }).waitFor();
+    await expect.poll(() => log.getByRole('article').count(), { timeout: 15_000 }).toBe(said);
     const ended = page.waitForResponse((r) => r.request().method() === 'DELETE' && r.url().includes('/api/features/voice-catchup/session/'));
     await page.keyboard.press('Escape');
     expect((await ended).status()).toBe(200);

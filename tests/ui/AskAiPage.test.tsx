@@ -415,3 +415,49 @@ describe('accessibility and keys', () => {
     expect(screen.queryByRole('dialog')).toBeNull();
   });
 });
+
+describe('a reload in the middle of a catch-up', () => {
+  beforeEach(() => vi.useRealTimers());
+  afterEach(() => sessionStorage.clear());
+
+  it('picks the tab’s session up again, with its history and stats', async () => {
+    sessionStorage.setItem('sift_catchup_session', 'kept-1');
+    const { fake } = renderAsk('/ask-ai');
+    fake.api.catchupSession.mockResolvedValue({
+      success: true,
+      session: {
+        sessionId: 'kept-1',
+        createdAt: 0,
+        history: [
+          { role: 'assistant', content: 'You have 3 unread conversations.', at: 1 },
+          { role: 'user', content: 'who should I reply to first', at: 2 },
+          { role: 'assistant', content: 'Start with Dana.', at: 3 },
+        ],
+        stats: { urgent: 1, can_wait: 1, fyi: 1, total: 3, cleared: 0 },
+      },
+    });
+    await screen.findByText('Start with Dana.');
+    expect(fake.api.catchupSession).toHaveBeenCalledWith('kept-1');
+    expect(within(thread()).getAllByRole('article').map((a) => a.getAttribute('aria-label'))).toEqual(['Sift AI', 'You', 'Sift AI']);
+    expect(fake.api.catchupStart).not.toHaveBeenCalled();
+    // Leaving ends it and forgets it.
+    fireEvent.keyDown(document.activeElement ?? document.body, { key: 'Escape' });
+    await screen.findByRole('heading', { name: 'Ask Sift AI anything' });
+    expect(fake.api.catchupEnd).toHaveBeenCalledWith('kept-1');
+    expect(sessionStorage.getItem('sift_catchup_session')).toBeNull();
+  });
+
+  it('starts over when the session is gone on the server', async () => {
+    sessionStorage.setItem('sift_catchup_session', 'gone-1');
+    const { fake } = renderAsk('/ask-ai');
+    fake.api.catchupSession.mockResolvedValue({ success: false, error: 'Catch-up session not found' });
+    await screen.findByRole('heading', { name: 'Ask Sift AI anything' });
+    expect(sessionStorage.getItem('sift_catchup_session')).toBeNull();
+  });
+
+  it('remembers a new session for this tab', async () => {
+    renderAsk('/catchup');
+    await screen.findByRole('log', { name: 'Conversation with Sift AI' });
+    await vi.waitFor(() => expect(sessionStorage.getItem('sift_catchup_session')).toBe(SESSION.sessionId));
+  });
+});

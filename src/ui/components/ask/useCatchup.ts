@@ -4,7 +4,8 @@
  * starts. No session (nothing unread, or the start failed): the start's message or 'You're
  * all caught up! No unread messages.' is shown, and questions go to `ask` instead, so read
  * messages can still be asked about. After each reply the session's stats are refreshed.
- * Leaving ends the session on the server and resets; so does unmounting.
+ * Leaving ends the session on the server and resets; so does unmounting. A reload is not
+ * leaving: the tab's session is picked up again, with its history and stats.
  *
  * A generation number guards every await: an answer that comes back after the user left is
  * dropped, and a session that started after the user left is ended at once.
@@ -32,6 +33,26 @@ export interface CatchupView {
   /** Starting the session, or waiting for a reply. */
   pending: boolean;
   error: string | null;
+}
+
+/** The tab's open session, so a reload picks it up (sessionStorage: per tab, gone with it). */
+const SESSION_KEY = 'sift_catchup_session';
+
+function rememberedSession(): string | null {
+  try {
+    return sessionStorage.getItem(SESSION_KEY);
+  } catch {
+    return null;
+  }
+}
+
+function rememberSession(id: string | null): void {
+  try {
+    if (id) sessionStorage.setItem(SESSION_KEY, id);
+    else sessionStorage.removeItem(SESSION_KEY);
+  } catch {
+    /* storage unavailable: a reload starts over */
+  }
 }
 
 export const START_VIEW: CatchupView = { screen: 'start', sessionId: null, stats: null, messages: [], pending: false, error: null };
@@ -70,7 +91,36 @@ export function useCatchup({ onReply }: { onReply?: (text: string) => void } = {
     busy.current = false;
     const id = session.current;
     session.current = null;
+    rememberSession(null);
     if (id) void command((api) => api.catchupEnd(id)).catch(() => undefined);
+  }, []);
+
+  // A reload is not leaving: the session of this tab is picked up where it was (a page that
+  // starts a new one right away ends this attempt through `end`).
+  useEffect(() => {
+    const id = rememberedSession();
+    if (!id) return;
+    const g = generation.current;
+    setView({ ...START_VIEW, screen: 'conversation', pending: true });
+    void command((api) => api.catchupSession(id))
+      .catch(failed)
+      .then((result) => {
+        if (g !== generation.current) return;
+        const restored = 'session' in result ? result.session : undefined;
+        if (!result.success || !restored) {
+          rememberSession(null);
+          setView(START_VIEW);
+          return;
+        }
+        session.current = id;
+        setView({
+          ...START_VIEW,
+          screen: 'conversation',
+          sessionId: id,
+          stats: restored.stats,
+          messages: restored.history.map((turn) => message(turn.role, turn.content)),
+        });
+      });
   }, []);
 
   const send = useCallback((raw: string) => {
@@ -127,6 +177,7 @@ export function useCatchup({ onReply }: { onReply?: (text: string) => void } = {
         const waiting = question !== undefined && question.trim() !== '';
         if ('sessionId' in result && result.sessionId) {
           session.current = result.sessionId;
+          rememberSession(result.sessionId);
           const { sessionId, stats, message: greeting } = result;
           setView((v) => ({
             ...v,
