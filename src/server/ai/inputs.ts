@@ -10,6 +10,9 @@ import { compareTs } from '../../model/ts';
 import type { Store, UnreadConversation } from '../store/types';
 import type { AiMessage, ClassifyInput } from './types';
 
+/** Slack's own bot: its user record says is_bot false, but nobody is waiting for a reply from it. */
+const SLACKBOT = 'USLACKBOT';
+
 /** At most this many of the newest unread messages are read per conversation. */
 export const AI_UNREAD_MESSAGES = 20;
 /** A conversation with nothing unread is read by its last few messages. */
@@ -62,7 +65,7 @@ export class AiDirectory {
       ts: message.ts,
       user: message.user ?? null,
       author: this.nameOf(message.user),
-      isBot: author?.is_bot === true || message.subtype === 'bot_message',
+      isBot: author?.is_bot === true || message.subtype === 'bot_message' || message.user === SLACKBOT,
       text: this.plain(message.text),
       mentionsMember: message.text.includes(`<@${memberId}>`) || message.text.includes(`<@${memberId}|`),
     };
