@@ -13,7 +13,7 @@
  */
 import { useDialog } from '../hooks/useDialog';
 import { useMounted } from '../hooks/useMounted';
-import { useId, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from 'react';
+import { useId, useRef, useState } from 'react';
 import { EMPTY_FOCUS_FILTER, formToRules, rulesToForm, type FocusFilter, type ReadStatus } from '../../model/focus';
 import type { ConversationType, FilterRule } from '../../model/types';
 import { MultiSelect, type MultiSelectOption } from './MultiSelect';
@@ -65,20 +65,6 @@ const READ_STATUSES: Array<{ value: ReadStatus; label: string }> = [
   { value: 'read', label: 'Read Only' },
 ];
 
-const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
-
-function focusables(root: HTMLElement): HTMLElement[] {
-  return Array.from(root.querySelectorAll<HTMLElement>(FOCUSABLE)).filter((el) => {
-    // Only the checked radio of a group (or the first, if none is checked) is a Tab stop.
-    if (el instanceof HTMLInputElement && el.type === 'radio' && el.name) {
-      const group = Array.from(root.querySelectorAll<HTMLInputElement>('input[type="radio"]')).filter((r) => r.name === el.name);
-      const stop = group.find((r) => r.checked) ?? group[0];
-      return el === stop;
-    }
-    return true;
-  });
-}
-
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 export function FocusInboxModal({ mode, view, pageId, pages, channels, people, onSave, onDelete, onClose }: FocusInboxModalProps) {
@@ -114,15 +100,7 @@ export function FocusInboxModal({ mode, view, pageId, pages, channels, people, o
   onCloseRef.current = onClose;
 
 
-  useDialog({
-    dialog,
-    initial: nameInput,
-    onClose,
-    onStrayTab: (backwards) => {
-      const items = dialog.current ? focusables(dialog.current) : [];
-      (backwards ? items[items.length - 1] : items[0])?.focus();
-    },
-  });
+  const { onKeyDown } = useDialog({ dialog, initial: nameInput, onClose });
 
   const changeFilters = (update: (form: FocusFilter) => FocusFilter) => {
     setForm(update);
@@ -186,27 +164,6 @@ export function FocusInboxModal({ mode, view, pageId, pages, channels, people, o
     onCloseRef.current();
   };
 
-  const onKeyDown = (event: ReactKeyboardEvent<HTMLDivElement>) => {
-    // The list page listens on window for its shortcuts: keys typed here stay here.
-    event.stopPropagation();
-    if (event.key === 'Escape') {
-      event.preventDefault();
-      onClose();
-    } else if (event.key === 'Tab' && dialog.current) {
-      const items = focusables(dialog.current);
-      const first = items[0];
-      const last = items[items.length - 1];
-      if (!first || !last) return;
-      const at = items.indexOf(document.activeElement as HTMLElement);
-      if (event.shiftKey && at <= 0) {
-        event.preventDefault();
-        last.focus();
-      } else if (!event.shiftKey && (at === -1 || at === items.length - 1)) {
-        event.preventDefault();
-        first.focus();
-      }
-    }
-  };
 
   return (
     <div

@@ -21,6 +21,7 @@ import {
   UserIcon,
   type IconProps,
 } from './Icons';
+import { focusables } from '../hooks/useDialog';
 import '../styles-menu.css';
 
 const PAGES: Array<{ to: string; label: string; icon: ComponentType<IconProps> }> = [
@@ -34,12 +35,6 @@ const COMING_SOON: Array<{ label: string; icon: ComponentType<IconProps> }> = [
   { label: 'Automations', icon: AutomationsIcon },
   { label: 'Integrations', icon: IntegrationsIcon },
 ];
-
-const FOCUSABLE = 'a[href], button:not([disabled]), [tabindex]:not([tabindex="-1"])';
-
-function focusables(root: HTMLElement): HTMLElement[] {
-  return Array.from(root.querySelectorAll<HTMLElement>(FOCUSABLE));
-}
 
 /**
  * SPEC §2.5: a drawer with the member and their account menu (View Profile, theme, Logout)

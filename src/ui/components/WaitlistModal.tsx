@@ -13,7 +13,7 @@
  * It talks to the server with a plain same-origin fetch from the page: the sign-in page
  * runs before the engine has a session, and the call needs none.
  */
-import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent as ReactKeyboardEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { WAITLIST_SUCCESS_CLOSE_MS } from '../../model/constants';
 import { useDialog } from '../hooks/useDialog';
 import { useMounted } from '../hooks/useMounted';
@@ -37,7 +37,6 @@ const PLATFORMS: Record<WaitlistPlatform, { title: string; line: string }> = {
   },
 };
 
-const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
 type Phase = { name: 'idle' } | { name: 'submitting' } | { name: 'success' } | { name: 'failed'; message: string };
 
@@ -87,16 +86,7 @@ export function WaitlistModal({ platform, onClose }: WaitlistModalProps) {
     if (!busy.current) onCloseRef.current();
   };
 
-  useDialog({
-    dialog,
-    initial: input,
-    onClose: requestClose,
-    onStrayTab: (backwards) => {
-      const items = dialog.current ? Array.from(dialog.current.querySelectorAll<HTMLElement>(FOCUSABLE)) : [];
-      const target = backwards ? items[items.length - 1] : items[0];
-      (target ?? dialog.current)?.focus();
-    },
-  });
+  const { onKeyDown } = useDialog({ dialog, initial: input, onClose: requestClose });
 
   // Success: close after the pause of SPEC §9. The parent mounts the modal only while it is
   // open, so closing also clears the field: the next opening starts empty.
@@ -131,30 +121,6 @@ export function WaitlistModal({ platform, onClose }: WaitlistModalProps) {
     if (mounted.current) setPhase({ name: 'success' });
   };
 
-  const onKeyDown = (event: ReactKeyboardEvent<HTMLDivElement>) => {
-    // Keys typed here belong to the dialog, not to any page shortcut.
-    event.stopPropagation();
-    if (event.key === 'Escape') {
-      event.preventDefault();
-      requestClose();
-    } else if (event.key === 'Tab' && dialog.current) {
-      const items = Array.from(dialog.current.querySelectorAll<HTMLElement>(FOCUSABLE));
-      const first = items[0];
-      const last = items[items.length - 1];
-      if (!first || !last) {
-        event.preventDefault();
-        return;
-      }
-      const at = items.indexOf(document.activeElement as HTMLElement);
-      if (event.shiftKey && at <= 0) {
-        event.preventDefault();
-        last.focus();
-      } else if (!event.shiftKey && (at === -1 || at === items.length - 1)) {
-        event.preventDefault();
-        first.focus();
-      }
-    }
-  };
 
   const { title, line } = PLATFORMS[platform];
 
