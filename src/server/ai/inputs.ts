@@ -18,9 +18,17 @@ export const AI_UNREAD_MESSAGES = 20;
 /** A conversation with nothing unread is read by its last few messages. */
 export const AI_CONTEXT_MESSAGES = 5;
 
-/** People and channel names, looked up once per build. */
+/** `<@U…>` mentions in Slack markup. */
+const MENTION = /<@([A-Z0-9]+)(?:\|[^>]*)?>/g;
+
+/**
+ * People and channel names, each looked up once per build: `load` reads every person (a run
+ * over thousands of conversations), `ensure` only the ones a few messages name (a live event,
+ * one answer).
+ */
 export class AiDirectory {
-  private users: Map<string, User> | null = null;
+  private readonly users = new Map<string, User | null>();
+  private loaded = false;
   private readonly channelNames = new Map<string, string | null>();
 
   constructor(
@@ -28,13 +36,31 @@ export class AiDirectory {
     private readonly workspaceId: string,
   ) {}
 
+  /** Reads every person of the workspace. */
   async load(): Promise<this> {
-    this.users ??= new Map((await this.store.listUsers(this.workspaceId)).map((u) => [u.id, u]));
+    if (!this.loaded) {
+      for (const u of await this.store.listUsers(this.workspaceId)) this.users.set(u.id, u);
+      this.loaded = true;
+    }
     return this;
   }
 
+  /** Makes sure these people (ids, or the authors and mentions of these texts' messages) are known. */
+  async ensure(ids: Iterable<string | null | undefined>): Promise<this> {
+    if (this.loaded) return this;
+    for (const id of ids) {
+      if (id && !this.users.has(id)) this.users.set(id, await this.store.getUser(this.workspaceId, id));
+    }
+    return this;
+  }
+
+  /** The people a message names: its author and everyone it mentions. */
+  static people(message: { user?: string | null; text: string }): string[] {
+    return [message.user ?? '', ...[...message.text.matchAll(MENTION)].map((m) => m[1]!)].filter(Boolean);
+  }
+
   user(id: string): User | undefined {
-    return this.users?.get(id);
+    return this.users.get(id) ?? undefined;
   }
 
   /** 'Dana Reyes' (real name, else display name, else handle, else the id). */
@@ -88,6 +114,7 @@ export async function aiMessagesOf(store: Store, directory: AiDirectory, workspa
   const readable = recent.filter((m) => m.subtype !== 'channel_join' && m.subtype !== 'channel_leave');
   const unread = readable.filter((m) => compareTs(m.ts, summary.last_read) > 0 && m.user !== memberId);
   const chosen = unread.length > 0 ? unread : readable.slice(-AI_CONTEXT_MESSAGES);
+  await directory.ensure(chosen.flatMap((m) => AiDirectory.people(m)));
   return chosen.map((m) => directory.aiMessage(m, memberId));
 }
 
@@ -99,6 +126,7 @@ export async function classifyInputOf(
   summary: AiConversationRef,
   memberId: string,
 ): Promise<ClassifyInput> {
+  await directory.ensure([memberId, summary.dm_user]);
   const input: ClassifyInput = {
     conversationId: summary.id,
     type: summary.type,

@@ -119,8 +119,8 @@ export class AiService {
     const { store } = this.deps;
     const summary = await store.getConversation(workspaceId, userId, conversationId);
     if (!summary || summary.unread_count === 0 || summary.ai_source === 'manual') return;
-    const directory = await new AiDirectory(store, workspaceId).load();
-    const input = await classifyInputOf(store, directory, workspaceId, summary, userId);
+    // One conversation on a live event: only the people its messages name are read.
+    const input = await classifyInputOf(store, new AiDirectory(store, workspaceId), workspaceId, summary, userId);
     const [result] = await this.deps.provider.classify([input], await store.listLessons(workspaceId, userId));
     if (!result) return;
     const label: AiLabel = { conversationId, category: result.category, reason: result.reason, confidence: result.confidence, triggers: result.triggers, basisTs: summary.latest_message?.ts ?? '' };
@@ -269,7 +269,7 @@ export class AiService {
     const { store } = this.deps;
     const summary = await store.getConversation(session.workspaceId, session.userId, conversationId);
     if (!summary) return;
-    const directory = await new AiDirectory(store, session.workspaceId).load();
+    const directory = new AiDirectory(store, session.workspaceId);
     const input = await classifyInputOf(store, directory, session.workspaceId, summary, session.userId);
     const fromOthers = input.messages.filter((m) => m.user !== session.userId);
     const sender = fromOthers[fromOthers.length - 1];
@@ -302,8 +302,8 @@ export class AiService {
     // A follow-up ('and who fixed it?') searches with the words of the question it follows.
     const previous = [...history].reverse().find((t) => t.role === 'user')?.content;
     const searchText = previous && searchTerms(question).length < 2 ? `${previous} ${question}` : question;
-    const { retrieved, iterations } = await this.retrieve(session, searchText, topK);
-    const directory = await new AiDirectory(this.deps.store, session.workspaceId).load();
+    const directory = await new AiDirectory(this.deps.store, session.workspaceId).ensure([session.userId]);
+    const { retrieved, iterations } = await this.retrieve(session, directory, searchText, topK);
     const result = await this.deps.provider.answer(
       {
         question,
@@ -336,7 +336,7 @@ export class AiService {
    * The member's messages that match the question: first every content word must match; when
    * that finds too little, any of them (a second iteration). Ranked by relevance and age.
    */
-  private async retrieve(session: Session, question: string, topK: number): Promise<{ retrieved: RetrievedMessage[]; iterations: number }> {
+  private async retrieve(session: Session, directory: AiDirectory, question: string, topK: number): Promise<{ retrieved: RetrievedMessage[]; iterations: number }> {
     const { store } = this.deps;
     const terms = searchTerms(question);
     if (terms.length === 0) return { retrieved: [], iterations: 0 };
@@ -356,7 +356,7 @@ export class AiService {
     }
     const ranked = [...seen.values()].sort((a, b) => b.score - a.score).slice(0, topK);
     const best = ranked[0]?.score ?? 1;
-    const directory = await new AiDirectory(store, session.workspaceId).load();
+    await directory.ensure(ranked.flatMap(({ hit }) => AiDirectory.people(hit)));
     const retrieved: RetrievedMessage[] = [];
     for (const { hit, score } of ranked) {
       const summary = await store.getConversation(session.workspaceId, session.userId, hit.conversation_id);
@@ -464,7 +464,8 @@ export class AiService {
 
   private async catchupContext(session: Session, state: CatchupSessionRecord | null): Promise<CatchupContext> {
     const { store } = this.deps;
-    const directory = await new AiDirectory(store, session.workspaceId).load();
+    // At most CATCHUP_CONVERSATIONS conversations: only the people they name are read.
+    const directory = await new AiDirectory(store, session.workspaceId).ensure([session.userId]);
     const unread = await store.unreadConversations(session.workspaceId, session.userId, CATCHUP_CONVERSATIONS);
     const conversations: CatchupConversation[] = [];
     for (const conversation of unread) {
@@ -512,7 +513,7 @@ function labelUpdate(label: AiLabel): ConversationUpdateData {
 
 /** '#general', 'Dana Reyes' for a DM, 'Thread in #general: …' for a thread (its name is its title). */
 async function channelLabel(directory: AiDirectory, conversation: AiConversationRef): Promise<string> {
-  if (conversation.type === 'dm') return directory.nameOf(conversation.dm_user);
+  if (conversation.type === 'dm') return (await directory.ensure([conversation.dm_user])).nameOf(conversation.dm_user);
   if (conversation.type === 'thread') {
     const parent = conversation.parent_conversation_id ? await directory.channelName(conversation.parent_conversation_id) : null;
     return parent ? `Thread in #${parent}: ${conversation.name}` : `Thread: ${conversation.name}`;

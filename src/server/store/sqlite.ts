@@ -170,6 +170,21 @@ function toMessage(row: MessageRow): Message {
   return message;
 }
 
+/** A conversation record as the named parameters of its row. */
+function conversationParams(ws: string, c: ConversationRecord) {
+  return {
+    ws,
+    id: c.id,
+    name: c.name,
+    type: c.type,
+    is_private: c.is_private ? 1 : 0,
+    dm_user: c.dm_user ?? null,
+    member_ids: JSON.stringify(c.member_ids),
+    parent_id: c.parent_conversation_id ?? null,
+    thread_ts: c.thread_ts ?? null,
+  };
+}
+
 function toUserData(user: User): UserData {
   const data: UserData = { id: user.id, name: user.name, real_name: user.real_name, display_name: user.display_name };
   if (user.avatar) data.avatar = user.avatar;
@@ -787,18 +802,7 @@ export class SqliteStore implements Store {
     this.db.transaction(() => {
       for (const user of batch.users ?? []) insertUser.run(workspaceId, user.id, JSON.stringify(user));
       for (const c of batch.conversations ?? []) {
-        insertConversation.run({
-          ws: workspaceId,
-          id: c.id,
-          name: c.name,
-          type: c.type,
-          is_private: c.is_private ? 1 : 0,
-          dm_user: c.dm_user ?? null,
-          member_ids: JSON.stringify(c.member_ids),
-          parent_id: c.parent_conversation_id ?? null,
-          thread_ts: c.thread_ts ?? null,
-          truth: c.truth ?? null,
-        });
+        insertConversation.run({ ...conversationParams(workspaceId, c), truth: c.truth ?? null });
         for (const member of c.member_ids) insertMember.run(workspaceId, member, c.id);
       }
       const latest = new Map<string, { ts: string; user: string | null; text: string; count: number }>();
@@ -836,17 +840,7 @@ export class SqliteStore implements Store {
         const existing = this.st(`SELECT name, member_ids FROM conversations WHERE workspace_id = ? AND id = ?`).get(ws, c.id) as
           | { name: string; member_ids: string }
           | undefined;
-        const fields = {
-          ws,
-          id: c.id,
-          name: c.name,
-          type: c.type,
-          is_private: c.is_private ? 1 : 0,
-          dm_user: c.dm_user ?? null,
-          member_ids: JSON.stringify(c.member_ids),
-          parent_id: c.parent_conversation_id ?? null,
-          thread_ts: c.thread_ts ?? null,
-        };
+        const fields = conversationParams(ws, c);
         if (!existing) {
           this.st(
             `INSERT INTO conversations (workspace_id, id, name, type, is_private, dm_user, member_ids, parent_id, thread_ts, message_count, latest_ts)
