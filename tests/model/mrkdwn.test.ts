@@ -16,6 +16,7 @@ import {
 const names: MrkdwnNames = {
   user: (id) => ({ U1: 'Ada Lovelace', U2: 'bob' } as Record<string, string | undefined>)[id],
   channel: (id) => ({ C1: 'general' } as Record<string, string | undefined>)[id],
+  timeZone: 'UTC',
 };
 const noNames: MrkdwnNames = { user: () => undefined };
 
@@ -34,6 +35,8 @@ describe('tokenize: tags', () => {
     ['<#C1>', [{ kind: 'channel', id: 'C1', name: 'general' }]],
     ['<#C7|random>', [{ kind: 'channel', id: 'C7', name: 'random' }]],
     ['<#C7>', [{ kind: 'channel', id: 'C7', name: 'C7' }]],
+    ['<#C1|>', [{ kind: 'channel', id: 'C1', name: 'general' }]],
+    ['<#C7|>', [{ kind: 'channel', id: 'C7', name: 'C7' }]],
     // broadcasts
     ['<!here>', [{ kind: 'broadcast', name: 'here' }]],
     ['<!channel>', [{ kind: 'broadcast', name: 'channel' }]],
@@ -41,9 +44,11 @@ describe('tokenize: tags', () => {
     ['<!here|@here>', [{ kind: 'broadcast', name: 'here' }]],
     ['<!subteam^S1|@team>', [{ kind: 'broadcast', name: 'team' }]],
     ['<!subteam^S1>', [{ kind: 'broadcast', name: 'S1' }]],
-    // dates show their fallback
-    ['on <!date^1392734382^{date_short}|Feb 18, 2014>', [text('on Feb 18, 2014')]],
-    ['<!date^1392734382^{date_short}>', []],
+    // dates are formatted (here in UTC, see 'tokenize: dates'); a broken one shows its fallback
+    ['on <!date^1392734382^{date_short}|a day>', [text('on Feb 18, 2014')]],
+    ['<!date^x^{date_short}|a day>', [text('a day')]],
+    ['<!date^1392734382^{date_short}>', [text('Feb 18, 2014')]],
+    ['<!date^x^{date_short}>', []],
     // links
     ['<https://x.example/a?b=1|label>', [{ kind: 'link', url: 'https://x.example/a?b=1', label: 'label' }]],
     ['<https://x.example>', [{ kind: 'link', url: 'https://x.example', label: 'https://x.example' }]],
@@ -167,6 +172,122 @@ describe('tokenize: lines, quotes, entities, emoji', () => {
   });
 });
 
+describe('tokenize: user groups', () => {
+  const withGroups: MrkdwnNames = { ...names, usergroup: (id) => ({ S1: 'oncall', S2: 'x\u202Ey' } as Record<string, string | undefined>)[id] };
+  it.each<[string, Token[]]>([
+    ['<!subteam^S1>', [{ kind: 'broadcast', name: 'oncall' }]],
+    ['<!subteam^S1|@old-handle>', [{ kind: 'broadcast', name: 'oncall' }]],
+    ['<!subteam^S9|@design>', [{ kind: 'broadcast', name: 'design' }]],
+    ['<!subteam^S9>', [{ kind: 'broadcast', name: 'S9' }]],
+    ['<!subteam^S2>', [{ kind: 'broadcast', name: 'xy' }]],
+  ])('tokenize(%j)', (input, expected) => {
+    expect(tokenize(input, withGroups)).toEqual(expected);
+  });
+
+  it('reads as Slack shows them: @here, @channel, @everyone, @handle', () => {
+    expect(tokensToPlain(tokenize('<!here> <!channel> <!everyone> <!subteam^S1>', withGroups))).toBe('@here @channel @everyone @oncall');
+  });
+});
+
+describe('tokenize: dates', () => {
+  /** 2014-02-18 14:39:42 UTC, a Tuesday. */
+  const TS = 1392734382;
+  const at = (timeZone: string, now = Date.UTC(2014, 1, 18, 16, 0, 0)): MrkdwnNames => ({ ...names, timeZone, now });
+  const date = (format: string, fallback = 'fallback') => `<!date^${TS}^${format}|${fallback}>`;
+
+  it.each<[string, string, string]>([
+    ['{date_num}', 'UTC', '2014-02-18'],
+    ['{date_slash}', 'UTC', '18/02/2014'],
+    ['{date}', 'UTC', 'February 18th, 2014'],
+    ['{date_short}', 'UTC', 'Feb 18, 2014'],
+    ['{date_long}', 'UTC', 'Tuesday, February 18th, 2014'],
+    ['{date_long_full}', 'UTC', 'February 18, 2014'],
+    ['{time}', 'UTC', '2:39 PM'],
+    ['{time_secs}', 'UTC', '2:39:42 PM'],
+    ['{date_short} at {time}', 'UTC', 'Feb 18, 2014 at 2:39 PM'],
+    // the member's zone moves the clock and, past midnight, the day
+    ['{time}', 'America/New_York', '9:39 AM'],
+    ['{date_short} at {time}', 'Asia/Tokyo', 'Feb 18, 2014 at 11:39 PM'],
+    ['{date_short} at {time}', 'Pacific/Kiritimati', 'Feb 19, 2014 at 4:39 AM'],
+    ['{date_long}', 'Pacific/Kiritimati', 'Wednesday, February 19th, 2014'],
+    // pretty forms: today, yesterday, tomorrow in the zone; capitalised at the start
+    ['{date_pretty}', 'UTC', 'Today'],
+    ['Posted {date_pretty}', 'UTC', 'Posted today'],
+    ['{date_short_pretty} at {time}', 'UTC', 'Today at 2:39 PM'],
+    // at 16:00 UTC it is already the 19th in Tokyo
+    ['{date_long_pretty}', 'Asia/Tokyo', 'Yesterday'],
+    ['{day_divider_pretty}', 'UTC', 'Today'],
+    ['{ago}', 'UTC', '1 hour ago'],
+    // unknown tokens and plain words stay as written
+    ['{nope} {date_num}', 'UTC', '{nope} 2014-02-18'],
+    // an unknown zone is the runtime's (UTC here), never an error
+    ['{date_num}', 'Mars/Olympus_Mons', '2014-02-18'],
+  ])('%s in %s is %j', (format, zone, expected) => {
+    expect(tokensToPlain(tokenize(date(format), at(zone)))).toBe(expected);
+  });
+
+  it.each<[string, number, string]>([
+    ['{date_pretty}', Date.UTC(2014, 1, 19, 10), 'Yesterday'],
+    ['{date_pretty}', Date.UTC(2014, 1, 20, 10), 'February 18th, 2014'],
+    ['{date_short_pretty}', Date.UTC(2014, 1, 17, 10), 'Tomorrow'],
+    ['{date_long_pretty}', Date.UTC(2014, 2, 1), 'Tuesday, February 18th, 2014'],
+    ['{day_divider_pretty}', Date.UTC(2014, 5, 1), 'Tuesday, February 18th'],
+    ['{day_divider_pretty}', Date.UTC(2016, 5, 1), 'Tuesday, February 18th, 2014'],
+    ['{ago}', Date.UTC(2014, 1, 21, 14), '3 days ago'],
+    ['{ago}', Date.UTC(2014, 1, 18, 14, 0), 'in 40 minutes'],
+  ])('%s with now %s is %j', (format, now, expected) => {
+    expect(tokensToPlain(tokenize(date(format), at('UTC', now)))).toBe(expected);
+  });
+
+  it.each<[string, Token[]]>([
+    ['<!date^1392734382^{date_num}^https://x.example/e|fallback>', [{ kind: 'link', url: 'https://x.example/e', label: '2014-02-18' }]],
+    ['<!date^1392734382^{date_num}^javascript:alert(1)|fallback>', [text('2014-02-18')]],
+    ['<!date^abc^{date_num}|Feb 18>', [text('Feb 18')]],
+    ['<!date^1.5^{date_num}|Feb 18>', [text('Feb 18')]],
+    ['<!date^99999999999999999^{date_num}|far>', [text('far')]],
+    ['<!date^1392734382|only fallback>', [text('only fallback')]],
+    ['<!date^1392734382^{date_num} &amp; more|x>', [text('2014-02-18 & more')]],
+  ])('tokenize(%j)', (input, expected) => {
+    expect(tokenize(input, names)).toEqual(expected);
+  });
+});
+
+describe('tokenize: custom emoji', () => {
+  const emoji: Record<string, string> = {
+    partyparrot: 'https://emoji.slack-edge.com/T1/partyparrot/abc.gif',
+    pp: 'alias:partyparrot',
+    thumbs: 'alias:+1',
+    loopy: 'alias:loopier',
+    loopier: 'alias:loopy',
+    evil: 'javascript:alert(1)',
+    plain: 'http://emoji.example/p.png',
+    spaced: 'https://emoji.example/a b.png',
+    rocket: 'https://emoji.example/not-the-standard-one.png',
+  };
+  const withEmoji: MrkdwnNames = { ...names, emoji: (name) => emoji[name] };
+
+  it.each<[string, Token[]]>([
+    [':partyparrot:', [{ kind: 'emoji', code: 'partyparrot', char: null, url: emoji.partyparrot }]],
+    [':plain:', [{ kind: 'emoji', code: 'plain', char: null, url: emoji.plain }]],
+    // an alias: one level, to a custom or a standard emoji
+    [':pp:', [{ kind: 'emoji', code: 'pp', char: null, url: emoji.partyparrot }]],
+    [':thumbs:', [{ kind: 'emoji', code: 'thumbs', char: '👍' }]],
+    [':loopy:', [{ kind: 'emoji', code: 'loopy', char: null }]],
+    // only http(s) images, with no spaces or controls
+    [':evil:', [{ kind: 'emoji', code: 'evil', char: null }]],
+    [':spaced:', [{ kind: 'emoji', code: 'spaced', char: null }]],
+    [':unknown:', [{ kind: 'emoji', code: 'unknown', char: null }]],
+    // a standard emoji stays standard
+    [':rocket:', [{ kind: 'emoji', code: 'rocket', char: '🚀' }]],
+  ])('tokenize(%j)', (input, expected) => {
+    expect(tokenize(input, withEmoji)).toEqual(expected);
+  });
+
+  it('keeps :code: in plain text for a custom emoji', () => {
+    expect(tokensToPlain(tokenize('yay :partyparrot:', withEmoji))).toBe('yay :partyparrot:');
+  });
+});
+
 describe('tokensToPlain and threadTitle', () => {
   it.each([
     ['*Hi* <@U1>, see <https://x.example|the doc> in <#C1> :rocket: :custom:', 'Hi @Ada Lovelace, see the doc in #general 🚀 :custom:'],
@@ -268,6 +389,14 @@ describe('properties', () => {
         expect(tokensToPlain(tokenize(s, noNames))).toBe(s);
       }),
     );
+  });
+
+  it('formats 40,000 characters of date tags quickly', () => {
+    const line = Array.from({ length: 1_100 }, (_, i) => `<!date^${1392734382 + i * 977}^{date_long} {ago}|x>`).join(' ').slice(0, 40_000);
+    const started = performance.now();
+    const tokens = tokenize(line, { ...names, timeZone: 'Europe/Paris', now: 1392734382000 });
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(tokensToPlain(tokens)).toContain('Tuesday, February 18th, 2014');
   });
 
   it('is fast on long hostile lines (no quadratic blow-up)', () => {
