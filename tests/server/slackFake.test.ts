@@ -151,7 +151,8 @@ describe('fake Slack: Web API', () => {
 
   it('holds a workspace of the default size', () => {
     const kinds = (k: FakeConversation['kind']) => fake.workspace.conversations.filter((c) => c.kind === k).length;
-    expect(fake.workspace.users).toHaveLength(40);
+    // 36 humans, a deactivated account, 2 seeded bots, Slackbot; then 10 app bot users, a guest and a deactivated poster.
+    expect(fake.workspace.users).toHaveLength(52);
     expect(fake.workspace.conversations.length).toBeGreaterThan(200);
     for (const k of ['public_channel', 'private_channel', 'im', 'mpim'] as const) expect(kinds(k)).toBeGreaterThan(10);
     const threads = fake.workspace.conversations.reduce((n, c) => n + Object.keys(c.replies).length, 0);
@@ -168,7 +169,7 @@ describe('fake Slack: Web API', () => {
     }
     expect(ids).toEqual(fake.workspace.users.map((u) => u.id));
     const listCalls = fake.calls.slice(before).filter((c) => c.method === 'users.list');
-    expect(listCalls).toHaveLength(Math.ceil(40 / 7));
+    expect(listCalls).toHaveLength(Math.ceil(52 / 7));
     expect(listCalls[0]?.params.limit).toBe('7');
     expect(listCalls[1]?.params.cursor).toBeTruthy();
     expect(listCalls.every((c) => c.token === token)).toBe(true);
