@@ -2,6 +2,7 @@
  * The entities of SPEC §3, shared by the server, the worker and the page.
  * Pure types: no runtime code lives here.
  */
+import type { SlackContent } from './slack';
 
 export type ConversationType = 'dm' | 'channel' | 'thread';
 export const CONVERSATION_TYPES: readonly ConversationType[] = ['dm', 'channel', 'thread'];
@@ -50,17 +51,23 @@ export interface LatestMessage {
   is_priority_preview?: boolean;
 }
 
-export type MessageSubtype = 'channel_join' | 'channel_leave' | 'bot_message';
+/** Slack's message subtypes that Sift reads specially; any other subtype Slack sends is kept as given. */
+export type MessageSubtype = 'channel_join' | 'channel_leave' | 'bot_message' | 'me_message' | 'thread_broadcast' | 'huddle_thread' | 'file_share' | (string & {});
 
-export interface Message {
+export interface Message extends SlackContent {
   /** Slack timestamp "seconds.micros": unique in its conversation, compared numerically. */
   ts: string;
   user?: string;
+  /** Slack's own `text` (mrkdwn), kept as given; with blocks it is only their fallback. */
   text: string;
+  /**
+   * Everything a member can read in the message as one text in Slack markup (blocks, attachments,
+   * files, huddle notes; see model/slackText): what previews, search, notifications and the AI read.
+   * Absent when it equals `text`.
+   */
   resolved_text?: string;
   subtype?: MessageSubtype;
   user_data?: UserData;
-  user_profile?: { display_name: string; real_name: string };
   /** The conversation id this message lives in (a thread reply: the thread conversation). */
   channel: string;
   /** Set on a thread reply, and on a thread parent (equal to its own ts). */
@@ -109,8 +116,20 @@ export interface ConversationSummary {
 export interface Conversation extends ConversationSummary {
   participants: UserData[];
   members_data: Record<string, UserData>;
+  /** What the messages mention beyond people: channel names, user group handles, custom emoji. */
+  mentions?: MentionData;
   messages: Message[];
   last_message?: LatestMessage;
+}
+
+/** Names for a conversation's mentions beyond people (Slack: conversations.info, usergroups.list, emoji.list). */
+export interface MentionData {
+  /** Channel id → name (without '#'). */
+  channels?: Record<string, string>;
+  /** User group id → handle (without '@'). */
+  usergroups?: Record<string, string>;
+  /** Custom emoji name → image URL (http or https). */
+  emoji?: Record<string, string>;
 }
 
 export interface Workspace {
@@ -190,6 +209,10 @@ export interface ConversationUpdateData {
   conversation_id: string;
   conversation: Partial<ConversationSummary> & { id: string };
   reason?: string;
+  /** The member no longer has the conversation (they left or were removed, or it was archived or deleted in the workspace). */
+  removed?: boolean;
+  /** The member was added to the conversation: `conversation` is its whole summary for them. */
+  added?: boolean;
 }
 
 export type LiveEventType =

@@ -7,6 +7,7 @@ import { parseThreadId, threadId } from '../model/validation';
 import type { LiveHub } from './live/hub';
 import type { ConversationRecord, InsertMessageResult, MemberEvent, Store } from './store/types';
 import type { WorkspaceSource } from './sources/types';
+import { readableText } from '../model/slack';
 
 export class MessagingError extends Error {
   constructor(
@@ -60,7 +61,7 @@ async function resolveTarget(deps: MessagingDeps, input: PostInput): Promise<{ r
     const members = [...new Set([parentMessage.user, input.userId].filter((u): u is string => Boolean(u)))];
     record = {
       id,
-      name: parentMessage.text.slice(0, 80),
+      name: readableText(parentMessage).slice(0, 80),
       type: 'thread',
       is_private: parent.is_private,
       member_ids: members,

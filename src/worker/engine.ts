@@ -39,6 +39,7 @@ import type { Logger } from '../model/logger';
 import { PREVIEW_LENGTH } from '../model/constants';
 import { conversationTitle, displayName, type ViewWindow } from '../model/rows';
 import { notificationBody } from '../model/notification';
+import { isSystemSubtype, readableText } from '../model/slack';
 import { FLAT_LAYOUT, type Layout } from '../model/layout';
 import type { View, ViewUpdateData } from '../model/views';
 import type {
@@ -53,6 +54,7 @@ import type {
   Message,
   MessageUpdateData,
   UserData,
+  MentionData,
 } from '../model/types';
 import { parseThreadId } from '../model/validation';
 import { liveConnection, type LiveCommand } from '../streams/liveConnection';
@@ -93,6 +95,8 @@ export interface ConversationDetail {
   participants?: UserData[];
   /** Everyone the messages name: authors, members and mentioned people. */
   members?: Record<string, UserData>;
+  /** Channel, user group and custom emoji names the messages use. */
+  mentions?: MentionData;
   /** The member's own user id. */
   me?: string;
   messages: Message[];
@@ -351,7 +355,7 @@ export function createEngine(options: EngineOptions) {
   /** SPEC §4.8: a new message from another member may raise a notification; own messages and replays never do. */
   function announce(update: MessageUpdateData, isReplay: boolean): void {
     const message = update.message;
-    if (isReplay || !message || !message.user || message.user === store.me || message.subtype) return;
+    if (isReplay || !message || !message.user || message.user === store.me || isSystemSubtype(message.subtype)) return;
     if (update.action === 'channel_marked' || (update.is_thread && update.action === 'new_message')) return;
     const conversation = store.conversations.get(update.conversation_id);
     const names = { user: (id: string) => { const u = store.users.get(id); return u ? displayName(u, id) : undefined; } };
@@ -359,7 +363,7 @@ export function createEngine(options: EngineOptions) {
       conversationId: update.conversation_id,
       title: conversation ? conversationTitle(conversation, store.users) : 'Sift',
       author: displayName(store.users.get(message.user), message.user),
-      body: notificationBody(message.text, names),
+      body: notificationBody(readableText(message), names),
     });
   }
 
@@ -490,6 +494,7 @@ export function createEngine(options: EngineOptions) {
               conversation: summary ?? c,
               participants: c.participants,
               members: c.members_data,
+              ...(c.mentions ? { mentions: c.mentions } : {}),
               me: store.me,
               messages,
             })),

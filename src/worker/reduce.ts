@@ -11,6 +11,7 @@ import { produce } from 'immer';
 import { compareTs, tsSeconds } from '../model/ts';
 import type { ConversationSummary, Message, MessageUpdateData } from '../model/types';
 import type { Logger } from '../model/logger';
+import { isSystemSubtype, readableText } from '../model/slack';
 
 /** The summary after a message_update; `me` is the member's user id. */
 export function reduceSummary(
@@ -42,8 +43,11 @@ export function reduceSummary(
   const message = data.message;
   if (!summary || !message) return summary;
   if (compareTs(message.ts, summary.latest_message?.ts) <= 0) return summary;
+  const system = isSystemSubtype(message.subtype);
   return produce(summary, (draft) => {
-    draft.latest_message = { ts: message.ts, text: message.text, ...(message.user ? { user: message.user } : {}) };
+    // A system line moves the activity, never the preview.
+    if (!system) draft.latest_message = { ts: message.ts, text: readableText(message), ...(message.user ? { user: message.user } : {}) };
+    else if (draft.latest_message) draft.latest_message.ts = message.ts;
     draft.latest_activity = tsSeconds(message.ts);
     draft.last_message_time = draft.latest_activity;
     draft.message_count += 1;
@@ -54,7 +58,7 @@ export function reduceSummary(
     } else if (data.unread_count !== undefined) {
       draft.unread_count = data.unread_count;
       draft.unread_count_display = data.unread_count_display ?? data.unread_count;
-    } else if (!message.subtype) {
+    } else if (!system) {
       draft.unread_count += 1;
       draft.unread_count_display += 1;
     }
@@ -125,7 +129,11 @@ export function reduceMessageChange(messages: Message[], conversationId: string,
   if (change.conversation_id !== conversationId) return messages;
   const edit = (m: Message): Message | null => {
     if (change.reason === 'message_changed' && change.message && m.ts === change.message.ts) {
-      return { ...m, text: change.message.text, ...(change.message.subtype ? { subtype: change.message.subtype } : {}) };
+      // The edited message as the workspace now has it (text, blocks, reactions…), keeping what the page joined to it.
+      const edited: Message = { ...change.message, channel: m.channel };
+      if (m.threads) edited.threads = m.threads;
+      if (m.user_data && !edited.user_data) edited.user_data = m.user_data;
+      return edited;
     }
     if (change.reason === 'message_deleted' && m.ts === change.deleted_ts) return null;
     return m;

@@ -206,7 +206,8 @@ export class EngineStore {
     const id = data.conversation_id ?? data.conversation?.id;
     if (!id || !data.conversation) return false;
     const previous = this.conversations.get(id);
-    if (!previous) return false;
+    if (!previous) return data.added === true && typeof data.conversation.name === 'string' ? this.put(id, data.conversation as ConversationSummary) : false;
+    if (data.removed === true) return this.put(id, undefined);
     // A null field is a removal (JSON has no undefined): a removed label clears its AI fields.
     const next: Record<string, unknown> = { ...previous };
     for (const [key, value] of Object.entries(data.conversation)) {

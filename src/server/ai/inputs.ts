@@ -9,6 +9,7 @@ import { plainText } from '../../model/text';
 import { compareTs } from '../../model/ts';
 import type { Store, UnreadConversation } from '../store/types';
 import type { AiMessage, ClassifyInput } from './types';
+import { isSystemSubtype, readableText } from '../../model/slack';
 
 /** Slack's own bot: its user record says is_bot false, but nobody is waiting for a reply from it. */
 const SLACKBOT = 'USLACKBOT';
@@ -92,8 +93,8 @@ export class AiDirectory {
       user: message.user ?? null,
       author: this.nameOf(message.user),
       isBot: author?.is_bot === true || message.subtype === 'bot_message' || message.user === SLACKBOT,
-      text: this.plain(message.text),
-      mentionsMember: message.text.includes(`<@${memberId}>`) || message.text.includes(`<@${memberId}|`),
+      text: this.plain(readableText(message)),
+      mentionsMember: readableText(message).includes(`<@${memberId}>`) || readableText(message).includes(`<@${memberId}|`),
     };
   }
 }
@@ -111,7 +112,7 @@ export async function aiConversationName(directory: AiDirectory, summary: AiConv
 /** The messages to read of a conversation: the unread ones (newest AI_UNREAD_MESSAGES), else the last few. */
 export async function aiMessagesOf(store: Store, directory: AiDirectory, workspaceId: string, summary: AiConversationRef, memberId: string): Promise<AiMessage[]> {
   const recent = await store.listMessages(workspaceId, summary.id, AI_UNREAD_MESSAGES);
-  const readable = recent.filter((m) => m.subtype !== 'channel_join' && m.subtype !== 'channel_leave');
+  const readable = recent.filter((m) => !isSystemSubtype(m.subtype));
   const unread = readable.filter((m) => compareTs(m.ts, summary.last_read) > 0 && m.user !== memberId);
   const chosen = unread.length > 0 ? unread : readable.slice(-AI_CONTEXT_MESSAGES);
   await directory.ensure(chosen.flatMap((m) => AiDirectory.people(m)));

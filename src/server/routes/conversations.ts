@@ -1,4 +1,6 @@
 /** SPEC §7.2: conversations, messages and users, as the signed-in member sees them. */
+import { readableText } from '../../model/slack';
+import { mentionsOf } from '../mentions';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { compileFilter, isKnownOperator } from '../../model/filter';
@@ -234,7 +236,7 @@ export function conversationRoutes(ctx: AppContext) {
     }
     // Authors, members, and everyone a message mentions, so the page can name them all.
     const all = withThreads.flatMap((m) => [m, ...(m.threads ?? [])]);
-    const mentioned = all.flatMap((m) => [...m.text.matchAll(/<@([A-Z0-9]+)(?:\|[^>]*)?>/g)].map((match) => match[1]));
+    const mentioned = all.flatMap((m) => [...readableText(m).matchAll(/<@([A-Z0-9]+)(?:\|[^>]*)?>/g)].map((match) => match[1]));
     const userIds = [...summary.member_ids, ...all.map((m) => m.user), ...mentioned].filter((u): u is string => Boolean(u));
     const members = await ctx.store.userData(s.workspaceId, userIds);
     for (const message of withThreads) {
@@ -245,6 +247,7 @@ export function conversationRoutes(ctx: AppContext) {
       ...summary,
       participants: summary.member_ids.map((m) => members[m]).filter((u): u is NonNullable<typeof u> => Boolean(u)),
       members_data: members,
+      mentions: await mentionsOf(ctx.store, s.workspaceId, s.userId, all),
       messages: withThreads,
       last_message: summary.latest_message,
     };

@@ -3,6 +3,10 @@
  * transaction, and bumps `user_version`. Append new entries; never edit a shipped one.
  */
 import type Database from 'better-sqlite3';
+import { SYSTEM_SUBTYPES } from '../../model/slack';
+
+/** SQL list of the subtypes shown as system lines (they never count as unread, preview or search hit). */
+export const SYSTEM_SUBTYPES_SQL = `(${[...SYSTEM_SUBTYPES].map((s) => `'${s}'`).join(', ')})`;
 
 export const MIGRATIONS: readonly string[] = [
   // 1: the workspace, its members' state, sessions and the event log.
@@ -149,6 +153,27 @@ export const MIGRATIONS: readonly string[] = [
     created_at INTEGER NOT NULL, touched_at INTEGER NOT NULL, state TEXT NOT NULL
   );
   CREATE INDEX catchup_sessions_by_member ON catchup_sessions (workspace_id, user_id, touched_at);
+  `,
+  // 11: messages as Slack sends them. \`content\` keeps blocks, attachments, files, reactions, the
+  // bot, the external author's profile… (JSON, NULL when there is none); \`resolved_text\` is the
+  // derived text of all of it (NULL when it equals \`text\`), which search indexes. Every message
+  // that is not a system line is searchable, bot and app posts included. source_names keeps the
+  // names a workspace source looked up for mentions: channels the member is not in, user groups'
+  // handles and custom emoji (name → image URL, or 'alias:other').
+  `
+  ALTER TABLE messages ADD COLUMN content TEXT;
+  ALTER TABLE messages ADD COLUMN resolved_text TEXT;
+  DROP TRIGGER messages_searchable;
+  CREATE TRIGGER messages_searchable AFTER INSERT ON messages WHEN new.subtype IS NULL OR new.subtype NOT IN ${SYSTEM_SUBTYPES_SQL} BEGIN
+    INSERT INTO message_search (text, workspace_id, conversation_id, ts, user)
+    VALUES (COALESCE(new.resolved_text, new.text), new.workspace_id, new.conversation_id, new.ts, new.user);
+  END;
+  INSERT INTO message_search (text, workspace_id, conversation_id, ts, user)
+    SELECT text, workspace_id, conversation_id, ts, user FROM messages WHERE subtype IS NOT NULL AND subtype NOT IN ${SYSTEM_SUBTYPES_SQL};
+  CREATE TABLE source_names (
+    workspace_id TEXT NOT NULL, kind TEXT NOT NULL CHECK (kind IN ('channel', 'usergroup', 'emoji')), id TEXT NOT NULL, name TEXT NOT NULL,
+    PRIMARY KEY (workspace_id, kind, id)
+  ) WITHOUT ROWID;
   `,
 ];
 

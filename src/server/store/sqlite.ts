@@ -8,7 +8,8 @@ import Database from 'better-sqlite3';
 import type { AiCategory, ConversationSummary, Message, User, UserData, Workspace } from '../../model/types';
 import { compareTs, maxTs, tsAfter, tsSeconds } from '../../model/ts';
 import { BUILTIN_VIEWS, byPosition, type BuiltinView, type CustomView } from '../../model/views';
-import { migrate } from './migrations';
+import { migrate, SYSTEM_SUBTYPES_SQL } from './migrations';
+import { isSystemSubtype, SLACK_CONTENT_KEYS, type SlackContent } from '../../model/slack';
 import type { Lesson } from '../ai/types';
 import {
   LESSON_CAP,
@@ -23,6 +24,7 @@ import {
   type SourceBatch,
   type SourceBatchResult,
   type SourceCredential,
+  type SourceNameKind,
 } from './types';
 import type {
   ConversationRecord,
@@ -78,6 +80,9 @@ interface MessageRow {
   thread_ts: string | null;
   reply_count: number;
   client_msg_id: string | null;
+  /** JSON of the message's SlackContent, or null. */
+  content: string | null;
+  resolved_text: string | null;
 }
 
 interface CredentialRow {
@@ -162,6 +167,8 @@ function toUnread(row: UnreadRow): UnreadConversation {
 
 function toMessage(row: MessageRow): Message {
   const message: Message = { ts: row.ts, text: row.text, channel: row.conversation_id };
+  if (row.content) Object.assign(message, JSON.parse(row.content) as SlackContent);
+  if (row.resolved_text !== null && row.resolved_text !== undefined) message.resolved_text = row.resolved_text;
   if (row.user) message.user = row.user;
   if (row.subtype) message.subtype = row.subtype;
   if (row.thread_ts) message.thread_ts = row.thread_ts;
@@ -169,6 +176,21 @@ function toMessage(row: MessageRow): Message {
   if (row.client_msg_id) message.client_msg_id = row.client_msg_id;
   return message;
 }
+
+/** A message's Slack content as stored: only the keys it has, as JSON (null: none). */
+function contentJson(m: Partial<SlackContent>): string | null {
+  const content: Record<string, unknown> = {};
+  for (const key of SLACK_CONTENT_KEYS) if (m[key] !== undefined) content[key] = m[key];
+  return Object.keys(content).length ? JSON.stringify(content) : null;
+}
+
+/** The derived text as stored: null when it is the text itself. */
+function resolvedOf(m: { text: string; resolved_text?: string }): string | null {
+  return m.resolved_text !== undefined && m.resolved_text !== m.text ? m.resolved_text : null;
+}
+
+/** What a preview, a thread title and search read of a stored message. */
+const READABLE = `COALESCE(resolved_text, text)`;
 
 /** A conversation record as the named parameters of its row. */
 function conversationParams(ws: string, c: ConversationRecord) {
@@ -226,7 +248,7 @@ function toCustomView(row: CustomViewRow): CustomView {
  * statistics, SQLite prefers a prefix of the primary key (workspace, user, conversation)
  * and scans every member row of the workspace instead.
  */
-const COUNTS_AS_UNREAD = `(subtype IS NULL OR subtype NOT IN ('channel_join', 'channel_leave'))`;
+const COUNTS_AS_UNREAD = `(subtype IS NULL OR subtype NOT IN ${SYSTEM_SUBTYPES_SQL})`;
 
 export class SqliteStore implements Store {
   readonly db: Database.Database;
@@ -290,7 +312,7 @@ export class SqliteStore implements Store {
 
   async clearWorkspaceData(id: string): Promise<void> {
     this.db.transaction(() => {
-      for (const table of ['users', 'conversations', 'conversation_names', 'message_search', 'conversation_members', 'messages', 'labels']) {
+      for (const table of ['users', 'conversations', 'conversation_names', 'message_search', 'conversation_members', 'messages', 'labels', 'source_names']) {
         this.db.prepare(`DELETE FROM ${table} WHERE workspace_id = ?`).run(id);
       }
     })();
@@ -507,6 +529,7 @@ export class SqliteStore implements Store {
         `INSERT INTO messages (workspace_id, conversation_id, ts, user, text, subtype, thread_ts, reply_count, client_msg_id)
          VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?)`,
       ).run(ws, input.conversationId, ts, input.user, input.text, input.subtype ?? null, threadTs, input.client_msg_id ?? null);
+      const system = isSystemSubtype(input.subtype);
 
       const members = JSON.parse(conv.member_ids) as string[];
       if (!members.includes(input.user)) {
@@ -520,8 +543,7 @@ export class SqliteStore implements Store {
         `UPDATE conversations SET latest_ts = ?, latest_user = CASE WHEN ? THEN ? ELSE latest_user END, latest_text = CASE WHEN ? THEN ? ELSE latest_text END,
            message_count = message_count + 1
          WHERE workspace_id = ? AND id = ?`,
-      ).run(latestTs, latestTs === ts ? 1 : 0, input.user, latestTs === ts ? 1 : 0, input.text, ws, input.conversationId);
-      const system = input.subtype === 'channel_join' || input.subtype === 'channel_leave';
+      ).run(latestTs, latestTs === ts && !system ? 1 : 0, input.user, latestTs === ts && !system ? 1 : 0, input.text, ws, input.conversationId);
       if (!system) {
         this.st(
           `UPDATE conversation_members INDEXED BY conversation_members_by_conversation SET unread_count = unread_count + 1 WHERE workspace_id = ? AND conversation_id = ? AND user_id != ?`,
@@ -550,6 +572,8 @@ export class SqliteStore implements Store {
         thread_ts: threadTs,
         reply_count: 0,
         client_msg_id: input.client_msg_id ?? null,
+        content: null,
+        resolved_text: null,
       });
       const result: InsertMessageResult = {
         message,
@@ -777,15 +801,15 @@ export class SqliteStore implements Store {
       `INSERT OR IGNORE INTO conversation_members (workspace_id, user_id, conversation_id, last_read, unread_count) VALUES (?, ?, ?, '', 0)`,
     );
     const insertMessage = this.st(
-      `INSERT OR IGNORE INTO messages (workspace_id, conversation_id, ts, user, text, subtype, thread_ts, reply_count, client_msg_id)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL)`,
+      `INSERT OR IGNORE INTO messages (workspace_id, conversation_id, ts, user, text, subtype, thread_ts, reply_count, client_msg_id, content, resolved_text)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?)`,
     );
     const setLatest = this.st(
       `UPDATE conversations SET latest_ts = ?, latest_user = ?, latest_text = ?, message_count = message_count + ? WHERE workspace_id = ? AND id = ?`,
     );
     const setParent = this.st(
       `UPDATE conversations SET parent_user = (SELECT user FROM messages WHERE workspace_id = @ws AND conversation_id = @parent AND ts = @ts),
-              parent_text = (SELECT text FROM messages WHERE workspace_id = @ws AND conversation_id = @parent AND ts = @ts)
+              parent_text = (SELECT ${READABLE} FROM messages WHERE workspace_id = @ws AND conversation_id = @parent AND ts = @ts)
        WHERE workspace_id = @ws AND id = @id`,
     );
     const readToEnd = this.st(
@@ -805,15 +829,16 @@ export class SqliteStore implements Store {
         insertConversation.run({ ...conversationParams(workspaceId, c), truth: c.truth ?? null });
         for (const member of c.member_ids) insertMember.run(workspaceId, member, c.id);
       }
-      const latest = new Map<string, { ts: string; user: string | null; text: string; count: number }>();
+      // The newest message sets the activity; the newest that is not a system line, the preview.
+      const latest = new Map<string, { ts: string; previewTs: string; user: string | null; text: string | null; count: number }>();
       for (const m of batch.messages ?? []) {
-        insertMessage.run(workspaceId, m.conversation_id, m.ts, m.user ?? null, m.text, m.subtype ?? null, m.thread_ts ?? null, m.reply_count ?? 0);
-        const seen = latest.get(m.conversation_id);
-        if (!seen) latest.set(m.conversation_id, { ts: m.ts, user: m.user ?? null, text: m.text, count: 1 });
-        else {
-          seen.count += 1;
-          if (compareTs(m.ts, seen.ts) > 0) Object.assign(seen, { ts: m.ts, user: m.user ?? null, text: m.text });
-        }
+        const resolved = resolvedOf(m);
+        insertMessage.run(workspaceId, m.conversation_id, m.ts, m.user ?? null, m.text, m.subtype ?? null, m.thread_ts ?? null, m.reply_count ?? 0, contentJson(m), resolved);
+        const seen = latest.get(m.conversation_id) ?? { ts: '', previewTs: '', user: null, text: null, count: 0 };
+        latest.set(m.conversation_id, seen);
+        seen.count += 1;
+        if (compareTs(m.ts, seen.ts) > 0) seen.ts = m.ts;
+        if (!isSystemSubtype(m.subtype) && compareTs(m.ts, seen.previewTs) > 0) Object.assign(seen, { previewTs: m.ts, user: m.user ?? null, text: resolved ?? m.text });
       }
       for (const [id, l] of latest) setLatest.run(l.ts, l.user, l.text, l.count, workspaceId, id);
       for (const c of batch.conversations ?? []) {
@@ -883,12 +908,15 @@ export class SqliteStore implements Store {
           thread_ts: m.thread_ts ?? null,
           reply_count: m.reply_count ?? 0,
           client_msg_id: m.client_msg_id ?? null,
+          content: contentJson(m),
+          resolved_text: resolvedOf(m),
         };
         const stored = selectMessage.get(ws, m.conversation_id, m.ts) as MessageRow | undefined;
         if (!stored) {
           this.st(
-            `INSERT INTO messages (workspace_id, conversation_id, ts, user, text, subtype, thread_ts, reply_count, client_msg_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-          ).run(ws, row.conversation_id, row.ts, row.user, row.text, row.subtype, row.thread_ts, row.reply_count, row.client_msg_id);
+            `INSERT INTO messages (workspace_id, conversation_id, ts, user, text, subtype, thread_ts, reply_count, client_msg_id, content, resolved_text)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          ).run(ws, row.conversation_id, row.ts, row.user, row.text, row.subtype, row.thread_ts, row.reply_count, row.client_msg_id, row.content, row.resolved_text);
           result.inserted.push(toMessage(row));
           // Its author has read it (as Slack moves the sender's read mark).
           if (row.user) {
@@ -900,21 +928,28 @@ export class SqliteStore implements Store {
               row.ts,
             );
           }
-        } else if (stored.text !== row.text || stored.reply_count !== row.reply_count || (stored.subtype ?? null) !== row.subtype || (stored.thread_ts ?? null) !== row.thread_ts) {
-          this.st(`UPDATE messages SET user = ?, text = ?, subtype = ?, thread_ts = ?, reply_count = ? WHERE workspace_id = ? AND conversation_id = ? AND ts = ?`).run(
-            row.user,
-            row.text,
-            row.subtype,
-            row.thread_ts,
-            row.reply_count,
-            ws,
-            row.conversation_id,
-            row.ts,
-          );
-          if (stored.text !== row.text || (stored.subtype ?? null) !== row.subtype) {
+        } else if (
+          stored.text !== row.text ||
+          stored.reply_count !== row.reply_count ||
+          (stored.subtype ?? null) !== row.subtype ||
+          (stored.thread_ts ?? null) !== row.thread_ts ||
+          stored.content !== row.content ||
+          stored.resolved_text !== row.resolved_text ||
+          stored.user !== row.user
+        ) {
+          this.st(
+            `UPDATE messages SET user = ?, text = ?, subtype = ?, thread_ts = ?, reply_count = ?, content = ?, resolved_text = ? WHERE workspace_id = ? AND conversation_id = ? AND ts = ?`,
+          ).run(row.user, row.text, row.subtype, row.thread_ts, row.reply_count, row.content, row.resolved_text, ws, row.conversation_id, row.ts);
+          if (stored.text !== row.text || stored.resolved_text !== row.resolved_text || (stored.subtype ?? null) !== row.subtype || stored.content !== row.content || stored.user !== row.user) {
             dropSearch.run(ws, row.conversation_id, row.ts);
-            if (row.subtype === null) {
-              this.st(`INSERT INTO message_search (text, workspace_id, conversation_id, ts, user) VALUES (?, ?, ?, ?, ?)`).run(row.text, ws, row.conversation_id, row.ts, row.user);
+            if (!isSystemSubtype(row.subtype)) {
+              this.st(`INSERT INTO message_search (text, workspace_id, conversation_id, ts, user) VALUES (?, ?, ?, ?, ?)`).run(
+                row.resolved_text ?? row.text,
+                ws,
+                row.conversation_id,
+                row.ts,
+                row.user,
+              );
             }
             result.edited.push(toMessage({ ...row, client_msg_id: stored.client_msg_id }));
           }
@@ -936,21 +971,27 @@ export class SqliteStore implements Store {
           | { parent_id: string | null; thread_ts: string | null }
           | undefined;
         if (!conv) continue;
-        const latest = this.st(`SELECT ts, user, text FROM messages WHERE workspace_id = ? AND conversation_id = ? ORDER BY ts DESC LIMIT 1`).get(ws, id) as
-          | { ts: string; user: string | null; text: string }
+        const latest = this.st(`SELECT ts FROM messages WHERE workspace_id = ? AND conversation_id = ? ORDER BY ts DESC LIMIT 1`).get(ws, id) as
+          | { ts: string }
           | undefined;
+        // The preview is the newest message that is not a system line.
+        const preview = this.st(
+          `SELECT user, ${READABLE} AS text FROM messages WHERE workspace_id = ? AND conversation_id = ? AND ${COUNTS_AS_UNREAD} ORDER BY ts DESC LIMIT 1`,
+        ).get(ws, id) as { user: string | null; text: string } | undefined;
         const count = (this.st(`SELECT count(*) AS n FROM messages WHERE workspace_id = ? AND conversation_id = ?`).get(ws, id) as { n: number }).n;
         this.st(`UPDATE conversations SET message_count = ?, latest_ts = ?, latest_user = ?, latest_text = ? WHERE workspace_id = ? AND id = ?`).run(
           count,
           latest?.ts ?? '',
-          latest?.user ?? null,
-          latest?.text ?? null,
+          preview?.user ?? null,
+          preview?.text ?? null,
           ws,
           id,
         );
         if (conv.parent_id && conv.thread_ts) {
           const parent = selectMessage.get(ws, conv.parent_id, conv.thread_ts) as MessageRow | undefined;
-          if (parent) this.st(`UPDATE conversations SET parent_user = ?, parent_text = ? WHERE workspace_id = ? AND id = ?`).run(parent.user, parent.text, ws, id);
+          if (parent) {
+            this.st(`UPDATE conversations SET parent_user = ?, parent_text = ? WHERE workspace_id = ? AND id = ?`).run(parent.user, parent.resolved_text ?? parent.text, ws, id);
+          }
         }
         // A member without a read mark yet has read to the latest message.
         if (latest) {
@@ -993,6 +1034,66 @@ export class SqliteStore implements Store {
       }
       return { result, events: this.appendEventsNow(ws, build(result), at) };
     })();
+  }
+
+  async revokeAccess(workspaceId: string, userId: string, conversationIds: readonly string[], at: number, build: EventBuilder<string[]>): Promise<Written<string[]>> {
+    const ws = workspaceId;
+    return this.db.transaction((): Written<string[]> => {
+      const lost: string[] = [];
+      const threadsOf = this.st(`SELECT id FROM conversations WHERE workspace_id = ? AND parent_id = ?`);
+      const dropMember = this.st(`DELETE FROM conversation_members WHERE workspace_id = ? AND user_id = ? AND conversation_id = ?`);
+      const dropLabel = this.st(`DELETE FROM labels WHERE workspace_id = ? AND user_id = ? AND conversation_id = ?`);
+      const membersOf = this.st(`SELECT member_ids FROM conversations WHERE workspace_id = ? AND id = ?`);
+      const setMembers = this.st(`UPDATE conversations SET member_ids = ? WHERE workspace_id = ? AND id = ?`);
+      const revoke = (id: string) => {
+        if (!dropMember.run(ws, userId, id).changes) return;
+        dropLabel.run(ws, userId, id);
+        const row = membersOf.get(ws, id) as { member_ids: string } | undefined;
+        if (row) setMembers.run(JSON.stringify((JSON.parse(row.member_ids) as string[]).filter((m) => m !== userId)), ws, id);
+        lost.push(id);
+      };
+      for (const id of new Set(conversationIds)) {
+        revoke(id);
+        // A thread is read in its channel: losing the channel loses its threads.
+        for (const thread of threadsOf.all(ws, id) as Array<{ id: string }>) revoke(thread.id);
+      }
+      return { result: lost, events: lost.length ? this.appendEventsNow(ws, build(lost), at) : [] };
+    })();
+  }
+
+  async renameConversation(workspaceId: string, conversationId: string, name: string, at: number, build: EventBuilder<string[]>): Promise<Written<string[]> | null> {
+    const ws = workspaceId;
+    return this.db.transaction((): Written<string[]> | null => {
+      const row = this.st(`SELECT name FROM conversations WHERE workspace_id = ? AND id = ?`).get(ws, conversationId) as { name: string } | undefined;
+      if (!row) return null;
+      const members = this.readStates(ws, conversationId).map((m) => m.userId);
+      if (row.name === name) return { result: members, events: [] };
+      this.st(`UPDATE conversations SET name = ? WHERE workspace_id = ? AND id = ?`).run(name, ws, conversationId);
+      this.st(`UPDATE conversation_names SET name = ? WHERE workspace_id = ? AND id = ?`).run(name, ws, conversationId);
+      return { result: members, events: this.appendEventsNow(ws, build(members), at) };
+    })();
+  }
+
+  async saveSourceNames(workspaceId: string, kind: SourceNameKind, names: Readonly<Record<string, string>>): Promise<void> {
+    const upsert = this.st(`INSERT OR REPLACE INTO source_names (workspace_id, kind, id, name) VALUES (?, ?, ?, ?)`);
+    this.db.transaction(() => {
+      for (const [id, name] of Object.entries(names)) upsert.run(workspaceId, kind, id, name);
+    })();
+  }
+
+  async sourceNames(workspaceId: string, kind: SourceNameKind, ids?: readonly string[]): Promise<Record<string, string>> {
+    const out: Record<string, string> = {};
+    if (ids) {
+      const one = this.st(`SELECT name FROM source_names WHERE workspace_id = ? AND kind = ? AND id = ?`);
+      for (const id of new Set(ids)) {
+        const row = one.get(workspaceId, kind, id) as { name: string } | undefined;
+        if (row) out[id] = row.name;
+      }
+      return out;
+    }
+    const rows = this.st(`SELECT id, name FROM source_names WHERE workspace_id = ? AND kind = ?`).all(workspaceId, kind) as Array<{ id: string; name: string }>;
+    for (const row of rows) out[row.id] = row.name;
+    return out;
   }
 
   async saveCredential(credential: SourceCredential): Promise<void> {

@@ -211,6 +211,9 @@ export interface SourceBatchResult {
   touched: Map<string, { conversation: ConversationSummary; members: MemberReadState[] }>;
 }
 
+/** What a source names for mentions: channels (id → name), user groups (id → handle), custom emoji (name → URL or 'alias:other'). */
+export type SourceNameKind = 'channel' | 'usergroup' | 'emoji';
+
 /** A member's credential of a workspace source, encrypted by the source (the store never holds a usable token). */
 export interface SourceCredential {
   workspaceId: string;
@@ -423,6 +426,19 @@ export interface Store {
   recordSourceEvent(workspaceId: string, eventId: string, at: number): Promise<boolean>;
   /** Forgets event ids received before `before` (epoch ms); answers how many. */
   pruneSourceEvents(before: number): Promise<number>;
+  /**
+   * Ends a member's access to conversations (they left or were removed, or the conversation was
+   * archived or deleted): their membership of each, and of each one's threads, goes, with their
+   * labels; the others' member lists lose them. Answers the conversation ids the member lost
+   * (threads included), with the events `build` makes of them, in one transaction.
+   */
+  revokeAccess(workspaceId: string, userId: string, conversationIds: readonly string[], at: number, build: EventBuilder<string[]>): Promise<Written<string[]>>;
+  /** Renames a conversation (a channel renamed in the workspace); answers its members, or null when unknown. */
+  renameConversation(workspaceId: string, conversationId: string, name: string, at: number, build: EventBuilder<string[]>): Promise<Written<string[]> | null>;
+  /** Names a source looked up for mentions, replacing those of the same ids. */
+  saveSourceNames(workspaceId: string, kind: SourceNameKind, names: Readonly<Record<string, string>>): Promise<void>;
+  /** The stored names of `kind` (of these ids only, when given). */
+  sourceNames(workspaceId: string, kind: SourceNameKind, ids?: readonly string[]): Promise<Record<string, string>>;
   getSyncState<T>(workspaceId: string, userId: string): Promise<T | null>;
   setSyncState(workspaceId: string, userId: string, state: unknown, at: number): Promise<void>;
 

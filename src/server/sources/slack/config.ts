@@ -14,7 +14,8 @@
  * `security` section of each method in Slack's OpenAPI description:
  * users.list → users:read; users.conversations / conversations.info / conversations.members →
  * *:read; conversations.history / .replies → *:history; conversations.mark → *:write;
- * chat.postMessage → chat:write (the user-token form of chat:write:user).
+ * chat.postMessage → chat:write (the user-token form of chat:write:user); users.info and bots.info →
+ * users:read; usergroups.list → usergroups:read; emoji.list → emoji:read.
  */
 export const SLACK_USER_SCOPES = [
   'channels:history',
@@ -31,6 +32,8 @@ export const SLACK_USER_SCOPES = [
   'mpim:write',
   'users:read',
   'chat:write',
+  'usergroups:read',
+  'emoji:read',
 ] as const;
 
 export interface RatePolicy {

@@ -1,10 +1,15 @@
 /**
  * Slack's wire objects (users.list, users.conversations, conversations.history / .replies,
- * Events API payloads) → the store's records. Message text is kept as Slack's mrkdwn markup;
- * the client renders it. A thread conversation's id is `channelId:threadTs` (SPEC §3).
+ * Events API payloads) → the store's records. The one mapping of both the sync and the live
+ * paths, so a message looks the same however it arrived. A message is kept as Slack sends it:
+ * its text in Slack's mrkdwn markup, its blocks, attachments, files, reactions, bot and external
+ * author as given (model/slack SlackContent), next to the derived text everything else reads
+ * (model/slackText). A thread conversation's id is `channelId:threadTs` (SPEC §3).
  */
-import type { Message, MessageSubtype, User } from '../../../model/types';
+import type { Message, User } from '../../../model/types';
 import { threadTitle } from '../../../model/mrkdwn';
+import { SLACK_CONTENT_KEYS, type SlackBotProfile, type SlackContent } from '../../../model/slack';
+import { derivedText } from '../../../model/slackText';
 import { threadId } from '../../../model/validation';
 import type { ConversationRecord } from '../../store/types';
 
@@ -14,8 +19,19 @@ export interface SlackUser {
   real_name?: string;
   deleted?: boolean;
   is_bot?: boolean;
+  is_restricted?: boolean;
+  is_ultra_restricted?: boolean;
   profile?: { real_name?: string; display_name?: string; title?: string; email?: string; team?: string; bot_id?: string };
   team_id?: string;
+}
+
+/** bots.info's bot. */
+export interface SlackBot {
+  id: string;
+  name?: string;
+  deleted?: boolean;
+  app_id?: string;
+  user_id?: string;
 }
 
 export interface SlackConversation {
@@ -31,7 +47,7 @@ export interface SlackConversation {
   last_read?: string;
 }
 
-export interface SlackMessage {
+export interface SlackMessage extends SlackContent {
   type?: string;
   ts: string;
   user?: string;
@@ -50,15 +66,38 @@ export interface SlackMessage {
 /** Slack's "never read" mark. */
 export const NEVER_READ = '0000000000.000000';
 
+/** Slack shows a deactivated account as its name with '(deactivated)'. */
+export const DEACTIVATED = ' (deactivated)';
+
 export function toUser(u: SlackUser): User {
-  const real = u.profile?.real_name || u.real_name || u.name || u.id;
-  const user: User = { id: u.id, name: u.name ?? u.id, real_name: real, display_name: u.profile?.display_name || real };
+  const suffix = u.deleted ? DEACTIVATED : '';
+  const real = (u.profile?.real_name || u.real_name || u.name || u.id) + suffix;
+  const display = u.profile?.display_name ? u.profile.display_name + suffix : real;
+  const user: User = { id: u.id, name: u.name ?? u.id, real_name: real, display_name: display };
   if (u.profile?.title) user.title = u.profile.title;
   if (u.team_id) user.team = u.team_id;
   if (u.profile?.email) user.email = u.profile.email;
   if (u.is_bot) user.is_bot = true;
   // Slack's avatar URLs are on Slack's hosts; the client only shows same-origin pictures (SPEC §3 avatar), so none is kept.
   return user;
+}
+
+/**
+ * The author record of an app or webhook post: the bot's name from its bot_profile, else from
+ * bots.info, else the name it posted under. Keyed by the bot id (B…): its posts have no user.
+ */
+export function botUser(botId: string, names: { profile?: SlackBotProfile; info?: SlackBot | null; username?: string }): User | null {
+  const name = names.profile?.name || names.info?.name || names.username;
+  if (!name) return null;
+  const clean = name.trim().slice(0, 80) || botId;
+  return { id: botId, name: clean, real_name: clean, display_name: clean, is_bot: true };
+}
+
+/** Who wrote a message: its user, else the bot's user (a bot with a user account), else the bot id. */
+export function authorOf(m: Pick<SlackMessage, 'user' | 'bot_id'>, d: Pick<Directory, 'bots'>): string | undefined {
+  if (m.user) return m.user;
+  if (m.bot_id) return d.bots.get(m.bot_id) ?? m.bot_id;
+  return undefined;
 }
 
 export interface Directory {
@@ -102,14 +141,21 @@ export function toConversation(c: SlackConversation, members: string[], d: Direc
   return { id: c.id, name: c.name ?? c.id, type: 'channel', is_private: isPrivate, member_ids: members };
 }
 
-const KEPT_SUBTYPES = new Set<MessageSubtype>(['channel_join', 'channel_leave', 'bot_message']);
+/** The longest subtype kept (Slack's are short words; anything else is not a subtype). */
+const SUBTYPE = /^[a-z_]{1,40}$/;
 
-/** A message of a conversation (or, with `conversationId` a thread id, a thread reply). */
-export function toMessage(m: SlackMessage, conversationId: string, d: Directory): Omit<Message, 'channel'> & { conversation_id: string } {
-  const message: Omit<Message, 'channel'> & { conversation_id: string } = { conversation_id: conversationId, ts: m.ts, text: m.text ?? '' };
-  const user = m.user ?? (m.bot_id ? d.bots.get(m.bot_id) : undefined);
+/** A message of a conversation (or, with `conversationId` a thread id, a thread reply), as Slack sent it. */
+export function toMessage(m: SlackMessage, conversationId: string, d: Pick<Directory, 'bots'>): Omit<Message, 'channel'> & { conversation_id: string } {
+  const text = typeof m.text === 'string' ? m.text : '';
+  const message: Omit<Message, 'channel'> & { conversation_id: string } = { conversation_id: conversationId, ts: m.ts, text };
+  const user = authorOf(m, d);
   if (user) message.user = user;
-  if (m.subtype && KEPT_SUBTYPES.has(m.subtype as MessageSubtype)) message.subtype = m.subtype as MessageSubtype;
+  if (typeof m.subtype === 'string' && SUBTYPE.test(m.subtype)) message.subtype = m.subtype;
+  for (const key of SLACK_CONTENT_KEYS) {
+    if (m[key] !== undefined && m[key] !== null) (message as Record<string, unknown>)[key] = m[key];
+  }
+  const resolved = derivedText({ ...m, text });
+  if (resolved !== text) message.resolved_text = resolved;
   if (m.thread_ts) message.thread_ts = m.thread_ts;
   if (m.reply_count) message.reply_count = m.reply_count;
   if (m.client_msg_id) message.client_msg_id = m.client_msg_id;
@@ -125,12 +171,15 @@ export function takesPart(parent: SlackMessage, me: string): boolean {
 /** The thread conversation of a parent message, with its people: the parent's author and every replier. */
 export function toThread(channel: ConversationRecord, parent: SlackMessage, replies: readonly SlackMessage[], d: Directory, withMe = true): ConversationRecord {
   const members = new Set<string>();
-  for (const m of [parent, ...replies]) if (m.user) members.add(m.user);
+  for (const m of [parent, ...replies]) {
+    const author = authorOf(m, d);
+    if (author) members.add(author);
+  }
   for (const u of parent.reply_users ?? []) members.add(u);
   if (withMe) members.add(d.me);
   return {
     id: threadId(channel.id, parent.ts),
-    name: threadTitle(parent.text ?? '', { user: nameOf(d) }) || 'Thread',
+    name: threadTitle(derivedText({ ...parent, text: parent.text ?? '' }), { user: nameOf(d) }) || 'Thread',
     type: 'thread',
     is_private: channel.is_private,
     member_ids: [...members],

@@ -16,6 +16,7 @@ import type { SlackConfig } from './config';
 import { TokenCipher, TokenVault } from './tokens';
 import { syncMember, type SyncSummary } from './sync';
 import { SlackLive } from './live';
+import { SlackNames } from './names';
 
 /** How long a sign-in may take between the redirect to Slack and the callback. */
 export const OAUTH_STATE_TTL_MS = 10 * 60 * 1000;
@@ -49,6 +50,7 @@ export class SlackSource implements WorkspaceSource {
   readonly caller: SlackCaller;
   private readonly cipher: TokenCipher;
   private vaultOf: TokenVault | null = null;
+  private namesOf: SlackNames | null = null;
   private storeOf: Store | null = null;
   private hub: LiveHub | null = null;
   private live: SlackLive | null = null;
@@ -73,6 +75,12 @@ export class SlackSource implements WorkspaceSource {
     return this.storeOf;
   }
 
+  /** People, bots, channels, user groups and emoji the workspace's lists do not name (looked up once). */
+  get names(): SlackNames {
+    if (!this.namesOf) throw new Error('SlackSource.prepare was not called');
+    return this.namesOf;
+  }
+
   get vault(): TokenVault {
     if (!this.vaultOf) throw new Error('SlackSource.prepare was not called');
     return this.vaultOf;
@@ -80,6 +88,7 @@ export class SlackSource implements WorkspaceSource {
 
   async prepare(store: Store): Promise<void> {
     this.storeOf = store;
+    this.namesOf = new SlackNames({ store, caller: this.caller, logger: this.options.logger });
     this.vaultOf = new TokenVault({
       store,
       cipher: this.cipher,
@@ -98,7 +107,7 @@ export class SlackSource implements WorkspaceSource {
       this.live = new SlackLive({ source: this, store: this.store, hub: deps.hub, logger: this.options.logger, now: this.options.now });
       await this.live.start();
     } else if (this.config.pollSeconds > 0) {
-      this.pollTimer = setInterval(() => void this.pollAll(), this.config.pollSeconds * 1000);
+      this.pollTimer = setInterval(() => void this.syncEveryone('poll'), this.config.pollSeconds * 1000);
       this.pollTimer.unref();
     }
     return () => this.stop();
@@ -227,6 +236,7 @@ export class SlackSource implements WorkspaceSource {
           now: this.options.now,
           historyLimit: this.config.historyLimit,
           pageLimit: this.options.pageLimit ?? 200,
+          names: this.names,
           // New messages an incremental sync (a poll) finds, and a full sync's progress, reach the members' streams.
           publish: (ws, events) => this.hub?.publish(ws, events),
         },
@@ -237,13 +247,18 @@ export class SlackSource implements WorkspaceSource {
     return run;
   }
 
-  private async pollAll(): Promise<void> {
+  /**
+   * An incremental sync of every member with a token: the polling period without Socket Mode, and
+   * after every Socket Mode (re)connection, when events may have been missed. Each one reconciles
+   * the member's access too (sync.ts).
+   */
+  async syncEveryone(why: 'poll' | 'reconnect'): Promise<void> {
     for (const credential of await this.store.listCredentials()) {
       try {
         const summary = await this.sync(this.store, credential.workspaceId, credential.userId, 'incremental');
-        if (summary.new_messages > 0) this.options.logger.log('info', 'Slack poll', { workspace: credential.workspaceId, user: credential.userId, new_messages: summary.new_messages });
+        if (summary.new_messages > 0) this.options.logger.log('info', 'Slack sync', { why, workspace: credential.workspaceId, user: credential.userId, new_messages: summary.new_messages });
       } catch (error) {
-        this.options.logger.log('warn', 'Slack poll failed', { workspace: credential.workspaceId, user: credential.userId, error: String(error) });
+        this.options.logger.log('warn', 'Slack sync failed', { why, workspace: credential.workspaceId, user: credential.userId, error: String(error) });
       }
     }
   }

@@ -24,6 +24,8 @@ import type { MemberEvent, SourceBatch, SourceBatchResult, StoredEvent, Store } 
 import { threadId } from '../../../model/validation';
 import { compareTs } from '../../../model/ts';
 import type { SlackCaller, SlackResult } from './client';
+import { referencedBy, type SlackNames } from './names';
+import { derivedText } from '../../../model/slackText';
 import {
   directoryOf,
   readMark,
@@ -60,6 +62,8 @@ export interface SyncDeps {
   now: () => number;
   historyLimit: number;
   pageLimit: number;
+  /** Looks up people, bots and channels the workspace's lists do not name. */
+  names: SlackNames;
   /** Sends written events to the members' open streams; absent, a sync announces nothing. */
   publish?: (workspaceId: string, events: Array<StoredEvent & { userId: string }>) => void;
 }
@@ -99,16 +103,28 @@ export async function syncMember(
   const slackUsers = await all<SlackResult, SlackUser>('users.list', { limit: deps.pageLimit }, 'members');
   const directory = directoryOf(me, slackUsers);
   await store.applySourceBatch(ws, { users: [...directory.users.values()] }, deps.now());
+  // People and bots looked up before (users.info, bots.info) are named without asking again.
+  for (const u of await store.listUsers(ws)) if (!directory.users.has(u.id)) directory.users.set(u.id, u);
+  await deps.names.listWorkspace(ws, input.token, mode === 'full');
   const publish = deps.publish;
   const report = async (phase: 'users' | 'conversations', done: number, total: number) => {
     if (mode !== 'full' || !publish) return;
     publish(ws, await store.appendEvents(ws, [{ userId: me, type: 'sync_progress', data: { phase, done, total } }], deps.now()));
   };
-  await report('users', directory.users.size, directory.users.size);
+  await report('users', slackUsers.length, slackUsers.length);
 
   const conversations = (await all<SlackResult, SlackConversation>('users.conversations', { types: TYPES, exclude_archived: true, limit: deps.pageLimit }, 'channels')).filter(
     (c) => !c.is_archived,
   );
+  const ownChannels = new Set(conversations.map((c) => c.id));
+  // Access follows Slack: what the member no longer has there (left, removed, archived, deleted) goes at once.
+  await revokeMissing(deps, ws, me, ownChannels);
+  /** Names what these messages (and people) need, and answers the new author records for the batch. */
+  const nameAll = (messages: SlackMessage[], people: readonly string[] = []) => {
+    const refs = referencedBy(messages, (m) => derivedText({ ...m, text: typeof m.text === 'string' ? m.text : '' }));
+    for (const p of people) refs.users.add(p);
+    return deps.names.complete(ws, input.token, directory, refs, ownChannels);
+  };
   logger.log('info', 'Slack sync started', { workspace: ws, user: me, mode, conversations: conversations.length, resumed: done.size });
 
   const knownByChannel = mode === 'full' ? new Map<string, string[]>() : await knownThreads(store, ws, me);
@@ -128,8 +144,6 @@ export async function syncMember(
     else if (fresh) members = await all<SlackResult, string>('conversations.members', { channel: c.id, limit: deps.pageLimit }, 'members');
     else members = stored!.member_ids;
     if (!members.includes(me)) members.push(me);
-    const record = toConversation(c, members, directory);
-    batch.conversations!.push(record);
 
     // History: newest first, paged. Incremental asks only for what is newer than the last
     // RECHECKED_MESSAGES stored ones: re-reading those few finds a first reply to one of them
@@ -146,6 +160,11 @@ export async function syncMember(
       history.push(...((page.messages as SlackMessage[] | undefined) ?? []));
       if (history.length >= deps.historyLimit) break;
     }
+    // Everyone the conversation names first (a DM's person, authors, mentions), so records and messages read them.
+    const named = await nameAll(history, c.is_im || c.is_mpim ? members : []);
+    batch.users = named;
+    const record = toConversation(c, members, directory);
+    batch.conversations!.push(record);
     for (const m of history) batch.messages!.push(toMessage(m, c.id, directory));
 
     // Read mark: conversations.info answers the member's last_read.
@@ -178,10 +197,11 @@ export async function syncMember(
           else replies.push(m);
         }
       }
+      batch.users.push(...(await nameAll(replies)));
       if (!parent) {
         const stored = await store.getMessage(ws, c.id, ts);
         if (!stored) continue;
-        parent = { ts, user: stored.user, text: stored.text, thread_ts: ts, reply_count: stored.reply_count };
+        parent = { ...stored, thread_ts: ts, reply_count: stored.reply_count };
       } else if (!history.includes(parent)) {
         // The parent's reply count changed with the new replies.
         batch.messages!.push(toMessage(parent, c.id, directory));
@@ -232,9 +252,30 @@ export async function syncMember(
   } satisfies SyncProgress, at);
   if (mode === 'full') await store.markWorkspaceImported(ws);
   const { total } = await store.listConversations(ws, me, { limit: 0 });
-  const summary: SyncSummary = { workspaces: 1, users: directory.users.size, conversations: total, messages: await store.countMessages(ws), new_messages: newMessages };
+  const summary: SyncSummary = { workspaces: 1, users: slackUsers.length, conversations: total, messages: await store.countMessages(ws), new_messages: newMessages };
   logger.log('info', 'Slack sync finished', { workspace: ws, user: me, mode, ms: deps.now() - started, ...summary });
   return summary;
+}
+
+/**
+ * Ends the member's access to the channels and DMs Sift holds for them that Slack no longer
+ * lists (users.conversations), with their threads, and tells the member's open streams.
+ */
+async function revokeMissing(deps: SyncDeps, ws: string, me: string, inSlack: ReadonlySet<string>): Promise<void> {
+  const held = [
+    ...(await deps.store.listConversations(ws, me, { type: 'channel', skipTotal: true })).conversations,
+    ...(await deps.store.listConversations(ws, me, { type: 'dm', skipTotal: true })).conversations,
+  ];
+  const gone = held.filter((c) => !inSlack.has(c.id)).map((c) => c.id);
+  if (!gone.length) return;
+  const written = await deps.store.revokeAccess(ws, me, gone, deps.now(), (lost) => accessRemovedEvents(me, lost, 'access_removed'));
+  deps.logger.log('info', 'Slack access removed', { workspace: ws, user: me, conversations: written.result.length });
+  if (written.events.length) deps.publish?.(ws, written.events);
+}
+
+/** The member's events for conversations they lost: each leaves their lists at once. */
+export function accessRemovedEvents(userId: string, ids: readonly string[], reason: string): MemberEvent[] {
+  return ids.map((id) => ({ userId, type: 'conversation_update', data: { conversation_id: id, conversation: { id }, reason, removed: true } }));
 }
 
 /** The member's stored thread conversations, as their thread ts by parent channel. */
