@@ -10,19 +10,31 @@
  *   query; the token from `Authorization: Bearer` or a `token` param. Answers `{ok: true, …}` or
  *   `{ok: false, error}` (HTTP 200), 429 + Retry-After when `rateLimit` says so. Methods:
  *   auth.test, auth.revoke, oauth.v2.access (authorization_code, and refresh_token when
- *   `tokenRotation`), users.list, users.info, users.conversations, conversations.list,
- *   conversations.info, conversations.members, conversations.history, conversations.replies,
- *   chat.postMessage, conversations.mark, apps.connections.open.
+ *   `tokenRotation`), users.list, users.info (also the Slack Connect people of other teams the
+ *   workspace shares conversations with: not in users.list, their own team_id), users.conversations,
+ *   conversations.list, conversations.info (any public channel, joined or not; `is_ext_shared`,
+ *   `shared_team_ids`, `conversation_host_id` on shared channels), conversations.members,
+ *   conversations.history, conversations.replies (messages as stored: blocks, attachments, files,
+ *   bot_profile, user_profile, room, root…; a broadcast reply's ts names its thread),
+ *   chat.postMessage, conversations.mark, apps.connections.open, bots.info (`bot`; app bots with
+ *   `user_id`, webhook bots without, a deleted one), usergroups.list (objs_subteam; `include_users`,
+ *   `include_count`, `include_disabled`), emoji.list (name → URL on this host, or `alias:name`;
+ *   `cache_ts`).
  *   Errors: not_authed, invalid_auth, token_revoked, token_expired, not_allowed_token_type,
  *   missing_scope (+ needed/provided), channel_not_found, not_in_channel, is_archived, no_text,
- *   msg_too_long, user_not_found, thread_not_found, invalid_cursor, invalid_types,
+ *   msg_too_long, user_not_found, bot_not_found, thread_not_found, invalid_cursor, invalid_types,
  *   invalid_ts_latest/oldest, invalid_timestamp, invalid_code, bad_redirect_uri,
  *   invalid_client_id, bad_client_secret, invalid_grant_type, invalid_refresh_token,
  *   unknown_method, ratelimited.
  *   Scopes are enforced per conversation type (channels:/groups:/im:/mpim: read, history, write;
- *   users:read; chat:write); `email` in profiles only with users:read.email. Responses carry
- *   `x-oauth-scopes` like Slack's. Cursors are opaque base64 (`user:U…`, `team:C…`, `next_ts:…`);
- *   `limit` defaults to 100 and is capped by `pageLimitMax`.
+ *   users:read (users.*, bots.info); usergroups:read; emoji:read; chat:write); `email` in profiles
+ *   only with users:read.email. Responses carry `x-oauth-scopes` like Slack's. Cursors are opaque
+ *   base64 (`user:U…`, `team:C…`, `next_ts:…`); `limit` defaults to 100 and is capped by `pageLimitMax`.
+ * - The workspace (tests/fakes/slackWorkspace.ts) holds, beside its seeded chatter, what a real one
+ *   has (unless `appPosts: false`): app and webhook posts in Slack's shapes (tests/fixtures/
+ *   slackAppPosts.ts), a bots registry, a Slack Connect channel and DM, a guest and a deactivated
+ *   poster, user groups, custom emoji, system subtypes, a tombstoned thread parent, a broadcast reply,
+ *   a huddle, a /me message; `workspace.extras` names where each lives.
  * - OAuth v2: `GET /oauth/v2/authorize?client_id&scope&user_scope&redirect_uri&state` answers a
  *   plain HTML consent page (team, consenting user, requested user scopes) with an "Allow" and a
  *   "Cancel" button: GET forms to `redirect_uri?code=…&state=…` / `?error=access_denied&state=…`
@@ -39,12 +51,19 @@
  *   `ackTimeoutMs` (3 s) is re-sent once as a new envelope with the same event_id, retry_attempt 1,
  *   retry_reason 'timeout'. `sendDisconnect(reason)` sends Slack's `disconnect` message. The server
  *   pings every 10 s (the client answers pongs itself).
- *   Events: message (user posts, replies with thread_ts, bot_message, channel_join/leave),
- *   message_changed, message_deleted, channel_marked / group_marked (private channels and MPIMs) /
- *   im_marked, member_joined_channel, member_left_channel. An event is delivered only when an
- *   authorized user (one who was issued a user token, or the member) is in the conversation; its
- *   `authorizations` names that user.
- * - `GET /avatars/<user>_<size>.png`: an SVG with the user's initials (profile image URLs).
+ *   Events: message (user posts, replies with thread_ts, any message object through `postMessage`:
+ *   bot_message, app posts, file_share, thread_broadcast…; channel_join/leave, channel_name,
+ *   channel_archive), message_changed, message_deleted, channel_marked / group_marked (private
+ *   channels and MPIMs) / im_marked, member_joined_channel (with `inviter` from `addMember`),
+ *   member_left_channel, channel_left / group_left (to the removed user, with actor_id),
+ *   channel_archive / group_archive, channel_deleted / group_deleted, channel_rename / group_rename
+ *   (`channel: {id, name, name_normalized, created, is_channel, is_mpim}`). Inner shapes as
+ *   @slack/types and Slack's event pages give them. An event is delivered only when an authorized
+ *   user (one who was issued a user token, or the member) is in the conversation (channel_left:
+ *   only to the removed user); its `authorizations` names that user.
+ * - `GET /avatars/<id>_<size>.png`: an SVG with the initials of a user (any team, or a Slack Connect
+ *   person) or a bot (profile images and bot icons). `GET /emoji/<name>.png`: an SVG for a custom
+ *   emoji of emoji.list.
  * - Several workspaces (`teams: n`): one app installed in n teams (`fake.teams`), each generated
  *   from seed + i with its own team id, name and domain; the member is the same person in each
  *   (same name and e-mail) under each team's own user id. The authorize page's workspace switcher
@@ -54,11 +73,15 @@
  *   token and one Socket Mode link carry every team's events, each with its own team_id.
  *
  * Deliberately not: bot-token semantics beyond auth.test/users/conversations reads and posting;
- * blocks/attachments rendering (stored as given); files, reactions.*, pins, search, usergroups,
- * conversations.open/join/create; message_replied / parent message_changed on replies;
- * reply_broadcast; enterprise grid; HTTP Events API delivery (request URLs, signing secrets);
- * per-method rate-limit tiers (only the scripted `rateLimit`); scopes on the app token.
- * IDs are legacy-style (private channels and MPIMs `G…`, `is_group: true`).
+ * blocks/attachments validation or rendering (stored and answered as given); files.* methods and
+ * file downloads (file objects live only inside messages; their URLs answer 404), reactions.*,
+ * pins.*, search, usergroups.users.list, team.info, conversations.open/join/create/kick/archive/
+ * rename/invite as Web API methods (the handle does them), a channel_join message on addMember;
+ * message_replied / parent message_changed on replies; Slack Connect invitations, `is_stranger`,
+ * external teams' own users.list; enterprise grid; HTTP Events API delivery (request URLs, signing
+ * secrets); user_change / emoji_changed / subteam_* events; per-method rate-limit tiers (only the
+ * scripted `rateLimit`); scopes on the app token. IDs are legacy-style (private channels and MPIMs
+ * `G…`, `is_group: true`).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -80,7 +103,19 @@ import {
   type FakeWorkspace,
 } from './slackWorkspace';
 
-export type { FakeConversation, FakeConversationKind, FakeMessage, FakeProfile, FakeReaction, FakeUser, FakeWorkspace } from './slackWorkspace';
+export type {
+  FakeBot,
+  FakeBotProfile,
+  FakeConversation,
+  FakeConversationKind,
+  FakeExtras,
+  FakeMessage,
+  FakeProfile,
+  FakeReaction,
+  FakeUser,
+  FakeUsergroup,
+  FakeWorkspace,
+} from './slackWorkspace';
 
 export interface FakeSlackOptions {
   /** Default 0: an ephemeral port. */
@@ -111,6 +146,9 @@ export interface FakeSlackOptions {
   /** Workspaces (teams) the app is installed in (default 1). Team i is generated from seed + i, with
    *  its own id, name and domain; the member is the same person in each, under each team's own user id. */
   teams?: number;
+  /** The real-Slack content (app posts, bots, Slack Connect, user groups, emoji…; see
+   *  slackWorkspace.ts `FakeExtras`), default true. */
+  appPosts?: boolean;
 }
 
 export interface FakeSlackCall {
@@ -175,6 +213,24 @@ export interface FakeSlack {
   join(userId: string, channel: string): void;
   /** member_left_channel + a channel_leave message. */
   leave(userId: string, channel: string): void;
+  /**
+   * Posts any message object as Slack stores it (app and webhook posts, file shares, huddles…): `type`
+   * defaults to 'message' and `ts` to a fresh one; a `thread_ts` naming another message makes it a
+   * reply (a `thread_broadcast` reply is also shown in the channel). Delivers its `message` event.
+   */
+  postMessage(channel: string, message: Record<string, unknown>): { ts: string };
+  /** conversations.kick: removes the user; member_left_channel to the remaining authorized members, and
+   *  channel_left / group_left (with actor_id) to the removed user when authorized. No message. */
+  kick(userId: string, channel: string, by?: string): void;
+  /** Archives a channel: the channel_archive message, then channel_archive / group_archive. */
+  archive(channel: string, by?: string): void;
+  /** Deletes a channel: channel_deleted / group_deleted, and the channel is gone from every list. */
+  deleteChannel(channel: string, by?: string): void;
+  /** Renames a channel: a channel_name message, then channel_rename / group_rename. */
+  rename(channel: string, name: string, by?: string): void;
+  /** conversations.invite: adds the user (member_joined_channel, with `inviter` when given); no message.
+   *  The channel then appears in users.conversations for them. */
+  addMember(userId: string, channel: string, inviter?: string): void;
   /** The next `times` calls of `method` answer HTTP 429 with this Retry-After (null: no header). */
   rateLimit(method: string, times: number, retryAfter: string | number | null): void;
   /** Later calls with this token answer {ok:false, error:'token_revoked'}. */
@@ -203,7 +259,7 @@ export const ALL_USER_SCOPES = [
   'channels:read', 'groups:read', 'im:read', 'mpim:read',
   'channels:history', 'groups:history', 'im:history', 'mpim:history',
   'channels:write', 'groups:write', 'im:write', 'mpim:write',
-  'users:read', 'users:read.email', 'chat:write',
+  'users:read', 'users:read.email', 'chat:write', 'usergroups:read', 'emoji:read',
 ];
 
 const READ_SCOPE: Record<FakeConversationKind, string> = { public_channel: 'channels:read', private_channel: 'groups:read', mpim: 'mpim:read', im: 'im:read' };
@@ -300,7 +356,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   const port = (server.address() as AddressInfo).port;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
-  const workspace = generateWorkspace({ seed: options.seed, size: options.size, now: options.now, baseUrl: url });
+  const workspace = generateWorkspace({ seed: options.seed, size: options.size, now: options.now, baseUrl: url, appPosts: options.appPosts });
   /** The one app: installed in every team, one app token and one Socket Mode link for all of them. */
   const appId = workspace.appId;
   const firstMember = workspace.users.find((u) => u.id === workspace.memberId) as FakeUser;
@@ -315,6 +371,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       baseUrl: url,
       team: lap ? { name: `${name} ${lap + 1}`, domain: `${domain}-${lap + 1}` } : { name, domain },
       member: { first: firstMember.profile.first_name, last: firstMember.profile.last_name, email: firstMember.profile.email },
+      appPosts: options.appPosts,
     });
     other.appId = appId;
     workspaces.push(other);
@@ -331,6 +388,8 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   const appToken = options.appToken ?? `xapp-1-${appId}-1-fake${randomBytes(8).toString('hex')}`;
   const teamById = (id: string | undefined): TeamState | undefined => teams.find((t) => t.team.id === id);
   const userIn = (t: TeamState, id: string): FakeUser | undefined => t.workspace.users.find((u) => u.id === id);
+  /** A user as users.info sees them from a team: its own users, and the Slack Connect people it shares conversations with. */
+  const visibleUser = (t: TeamState, id: string): FakeUser | undefined => userIn(t, id) ?? t.workspace.externalUsers.find((u) => u.id === id);
   /** The team holding a user (Slackbot: the first team). */
   const teamOfUser = (id: string): TeamState | undefined => teams.find((t) => userIn(t, id));
   /** The team holding a conversation object. */
@@ -459,7 +518,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       is_general: c.is_general,
       unlinked: 0,
       name_normalized: c.name,
-      is_shared: false,
+      is_shared: c.shared !== undefined,
       is_org_shared: false,
       is_pending_ext_shared: false,
       pending_shared: [],
@@ -467,8 +526,9 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       updated: c.created * 1000,
       parent_conversation: null,
       creator: c.creator,
-      is_ext_shared: false,
-      shared_team_ids: [team.id],
+      is_ext_shared: c.shared !== undefined,
+      shared_team_ids: c.shared?.teamIds ?? [team.id],
+      ...(c.shared ? { conversation_host_id: c.shared.host } : {}),
       pending_connected_team_ids: [],
       is_member: c.members.includes(viewer),
       topic: c.topic,
@@ -637,6 +697,13 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     deliver(c, messageEvent(c, message));
     return message;
   };
+  /** A system message (channel_name, channel_archive…): no client_msg_id, as Slack writes them. */
+  const postSystem = (userId: string, c: FakeConversation, subtype: string, text: string, extra: Partial<FakeMessage> = {}): FakeMessage => {
+    const message: FakeMessage = { type: 'message', subtype, ts: nextTs(), user: userId, text, team: teamOf(c).team.id, ...extra };
+    c.messages.push(message);
+    deliver(c, messageEvent(c, message));
+    return message;
+  };
   /** A conversation of any team, by id. */
   const conversationOrThrow = (id: string): FakeConversation => {
     const c = teams.map((t) => findConversation(t, id)).find((x) => x !== undefined);
@@ -691,7 +758,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       auth: 'user',
       run: (p, auth, t) => {
         requireScope(auth, 'users:read');
-        const u = userIn(t, p.user ?? '');
+        const u = visibleUser(t, p.user ?? '');
         if (!u) throw new ApiError('user_not_found');
         return { user: userObject(u, auth) };
       },
@@ -771,6 +838,8 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
         requireScope(auth, HISTORY_SCOPE[c.kind]);
         if (!p.ts) throw new ApiError('thread_not_found');
         let parent = c.messages.find((m) => m.ts === p.ts);
+        // A broadcast reply is also in the channel: its ts names its thread.
+        if (parent?.thread_ts && parent.thread_ts !== parent.ts) parent = c.messages.find((m) => m.ts === parent?.thread_ts);
         if (!parent) {
           const owner = Object.entries(c.replies).find(([, rs]) => rs.some((r) => r.ts === p.ts));
           parent = owner ? c.messages.find((m) => m.ts === owner[0]) : undefined;
@@ -829,6 +898,35 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
         if (!c.members.includes(auth.userId)) throw new ApiError('not_in_channel');
         markRead(c, auth.userId, p.ts);
         return {};
+      },
+    },
+    'bots.info': {
+      auth: 'user',
+      run: (p, auth, t) => {
+        requireScope(auth, 'users:read');
+        const b = t.workspace.bots.find((x) => x.id === p.bot);
+        if (!b) throw new ApiError('bot_not_found');
+        return { bot: { ...b, icons: { ...b.icons } } };
+      },
+    },
+    'usergroups.list': {
+      auth: 'user',
+      run: (p, auth, t) => {
+        requireScope(auth, 'usergroups:read');
+        const groups = t.workspace.usergroups
+          .filter((g) => truthy(p.include_disabled) || g.date_delete === 0)
+          .map((g) => {
+            const { users, user_count, channel_count, ...rest } = g;
+            return { ...rest, ...(truthy(p.include_users) ? { users: [...users] } : {}), ...(truthy(p.include_count) ? { user_count, channel_count } : {}) };
+          });
+        return { usergroups: groups };
+      },
+    },
+    'emoji.list': {
+      auth: 'user',
+      run: (_p, auth, t) => {
+        requireScope(auth, 'emoji:read');
+        return { emoji: { ...t.workspace.emoji }, cache_ts: `${nowSec()}.000000` };
       },
     },
     'apps.connections.open': {
@@ -1064,12 +1162,22 @@ ${form('Cancel', { error: 'access_denied', state })}
     );
   };
 
-  const avatar = (res: ServerResponse, userId: string): void => {
-    const owner = teamOfUser(userId);
-    const u = owner ? userIn(owner, userId) : undefined;
-    const initials = (u?.real_name ?? '?').split(/\s+/).map((w) => w.charAt(0)).join('').slice(0, 2).toUpperCase();
-    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64" viewBox="0 0 64 64"><rect width="64" height="64" fill="#${u?.color ?? '999999'}"/><text x="32" y="40" font-family="sans-serif" font-size="24" fill="#fff" text-anchor="middle">${escapeHtml(initials)}</text></svg>`;
-    res.writeHead(u ? 200 : 404, { 'content-type': 'image/svg+xml', 'cache-control': 'max-age=3600' });
+  const avatar = (res: ServerResponse, id: string): void => {
+    // A user (of any team, or a Slack Connect person), or a bot (its icon).
+    const owner = teamOfUser(id);
+    const u = owner ? userIn(owner, id) : teams.flatMap((t) => t.workspace.externalUsers).find((x) => x.id === id);
+    const b = u ? undefined : teams.flatMap((t) => t.workspace.bots).find((x) => x.id === id);
+    const name = u?.real_name ?? b?.name;
+    const initials = (name ?? '?').split(/\s+/).map((w) => w.charAt(0)).join('').slice(0, 2).toUpperCase();
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64" viewBox="0 0 64 64"><rect width="64" height="64" fill="#${u?.color ?? (b ? '4a154b' : '999999')}"/><text x="32" y="40" font-family="sans-serif" font-size="24" fill="#fff" text-anchor="middle">${escapeHtml(initials)}</text></svg>`;
+    res.writeHead(name ? 200 : 404, { 'content-type': 'image/svg+xml', 'cache-control': 'max-age=3600' });
+    res.end(svg);
+  };
+  /** A custom emoji's image (any team's emoji.list URL). */
+  const emojiImage = (res: ServerResponse, name: string): void => {
+    const known = teams.some((t) => typeof t.workspace.emoji[name] === 'string' && !t.workspace.emoji[name]?.startsWith('alias:'));
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64" viewBox="0 0 64 64"><circle cx="32" cy="32" r="30" fill="#e8a723"/><text x="32" y="40" font-family="sans-serif" font-size="20" fill="#000" text-anchor="middle">${escapeHtml(name.slice(0, 3))}</text></svg>`;
+    res.writeHead(known ? 200 : 404, { 'content-type': 'image/svg+xml', 'cache-control': 'max-age=3600' });
     res.end(svg);
   };
 
@@ -1085,6 +1193,8 @@ ${form('Cancel', { error: 'access_denied', state })}
     if (u.pathname === '/oauth/v2/authorize' && req.method === 'GET') return authorizePage(res, u.searchParams);
     const av = /^\/avatars\/(\w+)_\d+\.png$/.exec(u.pathname);
     if (av && req.method === 'GET') return avatar(res, av[1] as string);
+    const em = /^\/emoji\/([\w+-]+)\.png$/.exec(u.pathname);
+    if (em && req.method === 'GET') return emojiImage(res, em[1] as string);
     sendJson(res, 404, { ok: false, error: 'not_found' });
   });
 
@@ -1190,6 +1300,94 @@ ${form('Cancel', { error: 'access_denied', state })}
       deliver(c, { type: 'member_left_channel', user: userId, channel: c.id, channel_type: c.kind === 'public_channel' ? 'C' : 'G', team: teamOf(c).team.id, event_ts: eventTs });
       c.members.splice(c.members.indexOf(userId), 1);
       delete c.lastRead[userId];
+    },
+    postMessage(channel, input) {
+      const c = conversationOrThrow(channel);
+      const message = JSON.parse(JSON.stringify(input)) as FakeMessage;
+      message.type = 'message';
+      if (typeof message.ts !== 'string' || Number.isNaN(microsFromTs(message.ts))) message.ts = nextTs();
+      else lastMicros = Math.max(lastMicros, microsFromTs(message.ts));
+      const threadTs = typeof message.thread_ts === 'string' && message.thread_ts !== message.ts ? message.thread_ts : undefined;
+      const parent = threadTs ? c.messages.find((m) => m.ts === threadTs) : undefined;
+      if (threadTs && !parent) throw new Error(`fake Slack: no thread ${threadTs} in ${c.id}`);
+      if (parent) {
+        if (parent.user && message.parent_user_id === undefined) message.parent_user_id = parent.user;
+        (c.replies[parent.ts] ??= []).push(message);
+        c.replies[parent.ts]?.sort((a, b) => compareTs(a.ts, b.ts));
+        refreshThreadParent(c, parent.ts);
+        // A broadcast reply is shown in the channel too, with its thread's root.
+        if (message.subtype === 'thread_broadcast') {
+          message.root ??= { ...parent };
+          c.messages.push({ ...message });
+        }
+      } else {
+        c.messages.push(message);
+      }
+      c.messages.sort((a, b) => compareTs(a.ts, b.ts));
+      deliver(c, messageEvent(c, message));
+      return { ts: message.ts };
+    },
+    kick(userId, channel, by) {
+      const c = conversationOrThrow(channel);
+      if (c.kind === 'im' || c.kind === 'mpim') throw new Error('fake Slack: can only kick from a channel');
+      if (!c.members.includes(userId)) return;
+      const t = teamOf(c);
+      c.members.splice(c.members.indexOf(userId), 1);
+      delete c.lastRead[userId];
+      const eventTs = nextTs();
+      // The remaining members hear that someone left; the removed user that they were removed.
+      deliver(c, { type: 'member_left_channel', user: userId, channel: c.id, channel_type: c.kind === 'public_channel' ? 'C' : 'G', team: t.team.id, event_ts: eventTs });
+      deliver(c, { type: c.kind === 'public_channel' ? 'channel_left' : 'group_left', channel: c.id, actor_id: by ?? c.creator, event_ts: nextTs() }, userId);
+    },
+    archive(channel, by) {
+      const c = conversationOrThrow(channel);
+      if (c.kind === 'im' || c.kind === 'mpim') throw new Error('fake Slack: can only archive a channel');
+      if (c.is_archived) return;
+      const actor = by ?? c.creator;
+      postSystem(actor, c, 'channel_archive', `<@${actor}> archived the channel`, { members: [...c.members] });
+      c.is_archived = true;
+      const eventTs = nextTs();
+      if (c.kind === 'public_channel') deliver(c, { type: 'channel_archive', channel: c.id, user: actor, event_ts: eventTs });
+      else deliver(c, { type: 'group_archive', channel: c.id, user: actor, is_moved: 0, event_ts: eventTs });
+    },
+    deleteChannel(channel, by) {
+      const c = conversationOrThrow(channel);
+      if (c.kind === 'im' || c.kind === 'mpim') throw new Error('fake Slack: can only delete a channel');
+      const t = teamOf(c);
+      const eventTs = nextTs();
+      if (c.kind === 'public_channel') deliver(c, { type: 'channel_deleted', channel: c.id, event_ts: eventTs });
+      else deliver(c, { type: 'group_deleted', channel: c.id, date_deleted: Math.floor(microsFromTs(eventTs) / 1e6), actor_id: by ?? c.creator, event_ts: eventTs });
+      t.workspace.conversations.splice(t.workspace.conversations.indexOf(c), 1);
+    },
+    rename(channel, name, by) {
+      const c = conversationOrThrow(channel);
+      if (c.kind === 'im' || c.kind === 'mpim') throw new Error('fake Slack: can only rename a channel');
+      const actor = by ?? c.creator;
+      const old = c.name;
+      c.name = name;
+      postSystem(actor, c, 'channel_name', `<@${actor}> has renamed the channel from "${old}" to "${name}"`, { old_name: old, name });
+      deliver(c, {
+        type: c.kind === 'public_channel' ? 'channel_rename' : 'group_rename',
+        channel: { id: c.id, name, name_normalized: name, created: c.created, is_channel: c.kind === 'public_channel', is_mpim: false },
+        event_ts: nextTs(),
+      });
+    },
+    addMember(userId, channel, inviter) {
+      const c = conversationOrThrow(channel);
+      if (c.kind === 'im') throw new Error('fake Slack: cannot add to an IM');
+      if (!userIn(teamOf(c), userId) && !teamOf(c).workspace.externalUsers.some((u) => u.id === userId)) throw new Error(`fake Slack: no user ${userId}`);
+      if (c.members.includes(userId)) return;
+      c.members.push(userId);
+      c.lastRead[userId] = c.messages.at(-1)?.ts ?? NEVER_READ;
+      deliver(c, {
+        type: 'member_joined_channel',
+        user: userId,
+        channel: c.id,
+        channel_type: c.kind === 'public_channel' ? 'C' : 'G',
+        team: teamOf(c).team.id,
+        ...(inviter ? { inviter } : {}),
+        event_ts: nextTs(),
+      });
     },
     rateLimit(method, times, retryAfter) {
       const list = rateLimits.get(method) ?? [];
