@@ -13,7 +13,8 @@
 import { classifyCandidates } from '../src/server/ai/inputs';
 import { classifyLocally, lessonFor } from '../src/server/ai/local/classify';
 import type { ClassifyInput, Lesson } from '../src/server/ai/types';
-import type { AiCategory } from '../src/model/types';
+import { AI_CATEGORIES, type AiCategory } from '../src/model/types';
+import { APP_POST_MEMBER, APP_POST_WORKSPACE, loadAppPosts } from '../tests/fixtures/appPostWorkspace';
 import { DemoSource } from '../src/server/sources/demoSource';
 import { SqliteStore } from '../src/server/store/sqlite';
 import { HAND_WRITTEN, HAND_WRITTEN_BLIND, LEARNING } from '../tests/fixtures/triage/messages';
@@ -32,6 +33,8 @@ export interface AiAccuracyResult {
   handWritten: { n: number; accuracy: number };
   handWrittenLater: { n: number; accuracy: number };
   learning: { n: number; before: number; after: number; corrections: number };
+  /** The labelled app posts of tests/fixtures/slackAppPosts.ts, stored through the Slack mapping (issue 11). */
+  appPosts: { n: number; accuracy: number; byCategory: Record<AiCategory, number> };
   perConversationUs: number;
 }
 
@@ -46,6 +49,18 @@ async function demoCases(seed: number): Promise<Labelled[]> {
   try {
     await new DemoSource({ seed, size: 'small', now: () => FIXED_NOW }).prepare(store);
     const candidates = await classifyCandidates(store, 'T0ACMEC01', 'U0SIFTME1', { includeLabelled: true });
+    return candidates.flatMap((c) => (c.truth ? [{ input: c.input, truth: c.truth }] : []));
+  } finally {
+    await store.close();
+  }
+}
+
+/** The labelled app posts, each an unread channel of its own, as a Slack sync stores them. */
+async function appPostCases(): Promise<Labelled[]> {
+  const store = new SqliteStore(':memory:');
+  try {
+    await loadAppPosts(store);
+    const candidates = await classifyCandidates(store, APP_POST_WORKSPACE, APP_POST_MEMBER, { includeLabelled: true });
     return candidates.flatMap((c) => (c.truth ? [{ input: c.input, truth: c.truth }] : []));
   } finally {
     await store.close();
@@ -86,6 +101,8 @@ export async function benchAiAccuracy(): Promise<AiAccuracyResult> {
   const handLater = HAND_WRITTEN_BLIND.map((c) => ({ input: c.input, truth: c.label }));
   const later = LEARNING.later.map((c) => ({ input: c.input, truth: c.label }));
   const lessons = LEARNING.corrections.map((c, i) => lessonFor(c.input, c.label, FIXED_NOW + i * 60_000));
+  const apps = await appPostCases();
+  const byCategory = Object.fromEntries(AI_CATEGORIES.map((k) => [k, accuracy(apps.filter((c) => c.truth === k))])) as Record<AiCategory, number>;
   const timed = tenMessageConversations([...allDemo.map((c) => c.input), ...hand.map((c) => c.input)], 2_000);
   timePerConversation(timed, lessons, 3); // warm up
   return {
@@ -93,6 +110,7 @@ export async function benchAiAccuracy(): Promise<AiAccuracyResult> {
     handWritten: { n: hand.length, accuracy: accuracy(hand) },
     handWrittenLater: { n: handLater.length, accuracy: accuracy(handLater) },
     learning: { n: later.length, before: accuracy(later), after: accuracy(later, lessons), corrections: lessons.length },
+    appPosts: { n: apps.length, accuracy: accuracy(apps), byCategory },
     perConversationUs: timePerConversation(timed, lessons),
   };
 }

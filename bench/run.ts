@@ -68,10 +68,12 @@ out(
   out(`  demo ground truth: ${pct(ai.demo.accuracy)} of ${ai.demo.n} unread conversations (${ai.demo.seeds.map((s) => `seed ${s.seed} ${pct(s.accuracy)}`).join(', ')}) (goal ≥ 90 %)`);
   out(`  hand-written conversations: ${pct(ai.handWritten.accuracy)} of ${ai.handWritten.n} (goal ≥ 80 %); the ${ai.handWrittenLater.n} written after the lexicon was frozen: ${pct(ai.handWrittenLater.accuracy)}`);
   out(`  learning: ${pct(ai.learning.before)} before → ${pct(ai.learning.after)} after ${ai.learning.corrections} corrections, on ${ai.learning.n} later conversations`);
+  out(`  app posts in Slack's shapes (blocks, attachments; issue 11): ${pct(ai.appPosts.accuracy)} of ${ai.appPosts.n} (urgent ${pct(ai.appPosts.byCategory.urgent)}, can wait ${pct(ai.appPosts.byCategory.can_wait)}, FYI ${pct(ai.appPosts.byCategory.fyi)})`);
   out(`  time: ${ai.perConversationUs.toFixed(0)} µs a conversation of 10 messages with 10 lessons (median)`);
   verdicts.push(['AI: demo accuracy', ai.demo.accuracy >= 0.9]);
   verdicts.push(['AI: hand-written accuracy', ai.handWritten.accuracy >= 0.8]);
   verdicts.push(['AI: learning helps', ai.learning.after > ai.learning.before]);
+  verdicts.push(['AI: app posts accuracy', ai.appPosts.accuracy >= 0.75]);
   const large = await benchClassifyLarge();
   if (large) {
     out(

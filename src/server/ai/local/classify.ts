@@ -153,7 +153,8 @@ const LEXICON: Readonly<Record<Cue, string>> = {
     security issue=2.5, security incident=3, vulnerability=2, credentials=1.5, api key=1.5, revoke=1.5, rotate=1, disk full=2,
     disk usage=1.5, latency=1, spike=1, degraded=2, escalated=2, escalating=2, escalation=2, churn=1.5, customers are blocked=2.5,
     customers can't=2.5, serving errors=2.5, on-call page=2, page=1, paging=1.5, unavailable=2, lag=1, red=0.5, status page=1,
-    health check=1.5, legal=0.5, audit=0.8, backing up=1.5, backed up=1, bounced=1.5, crash looping=2.5, crashloop=2.5, expired=1.5`,
+    health check=1.5, legal=0.5, audit=0.8, backing up=1.5, backed up=1, bounced=1.5, crash looping=2.5, crashloop=2.5, expired=1.5,
+    job failed=3, build failed=2.5, deploy failed=3, deployment failed=3, major outage=3, partial outage=2.5, firing=1.5`,
   urgency: `urgent=3, asap=3, as soon as possible=3, immediately=3, right now=3, right away=3, rn=2, now=1.2, emergency=3,
     critical=2, blocker=2.5, blocking=2, blocked=1.5, we're blocked=2.5, all hands=2, need eyes=2, drop everything=3,
     top priority=2.5, highest priority=2.5, highest=1, holding=1, every hour=1, war room=2, bridge=1.5, incident call=2,
@@ -180,10 +181,11 @@ const LEXICON: Readonly<Record<Cue, string>> = {
     mind if=1, your review=1.5, review=1, approve=1, approval=1.2, sign off=1.2, sign-off=1.2, feedback=1, thoughts=1,
     weigh in=1.2, take a look=1, look at=0.8, check=0.6, help=0.8, input=1, estimate=1, fill in=1, vote=1, confirm=1,
     ping me=1, any chance=1, do you have=1, should we=1, what do you think=1.2, do you remember=1, small ask=1, requested=0.5,
-    comments welcome=1, add anything=1, do we=0.8, would u=1, up for=0.8, can you take=1, would appreciate=1, would you mind=1, appreciate=0.5`,
+    comments welcome=1, add anything=1, do we=0.8, would u=1, up for=0.8, can you take=1, would appreciate=1, would you mind=1, appreciate=0.5,
+    reminder=1, review requested=1.5, assigned=1, submit=0.8`,
   info: `fyi=2, heads up=0.5, no action needed=4, no action required=4, nothing for you to do=4, just for context=3,
     for context=2, for your information=2, just sharing=2, sharing=1.2, announcement=2, announcing=2, :mega:=2, 📣=2,
-    reminder=0.5, newsletter=2, shipped=2, released=1.5, deployed=2, rolled out=2, rollout=1, completed=2, published=2,
+    newsletter=2, shipped=2, released=1.5, deployed=2, rolled out=2, rollout=1, completed=2, published=2,
     merged=2, done=1, approved=1.5, passed=2, green=1.5, is out=1.5, now live=2, live=0.5, welcome=2, congrats=2.5,
     congratulations=2.5, thanks=1.5, thank you=1.5, thx=1.5, kudos=2, celebrate=2, photos=2, slides=1, recording=1.5,
     blog=1.5, til=2, wrote up=2, if you're curious=2, if anyone's curious=2, i'll be out=3, out tomorrow=2.5, ooo=2.5,
@@ -194,7 +196,7 @@ const LEXICON: Readonly<Record<Cue, string>> = {
     well deserved=2, joined=1, just joined=2, won't fix=2, moved from=1, for the holiday=1.5, will be closed=1.5, happy=1, just letting you know=3, letting you know=2, just so you know=2, for visibility=2, no need to respond=3, accepted your invitation=2, declined your invitation=2, submitted=1`,
   resolved: `resolved=3, auto-resolved=3, is fixed=2, been fixed=2, got fixed=2, all fixed=2, back to normal=3, no customer impact=3, no impact=3, all green=2,
     everything is green=3, recovered=2, mitigated=2, closing the incident=3, all clear=3, false alarm=3, never mind=2,
-    nvm=2, postmortem=1, confirmed fixed=3, finished=1, is done=1.5, revoked=0.5`,
+    nvm=2, postmortem=1, confirmed fixed=3, finished=1, is done=1.5, revoked=0.5, acknowledged=1.5`,
   social: `lunch=2, cake=2, coffee=1.5, pizza=1.5, taco=1.5, ramen=1.5, cat=1.5, dog=1.5, puppy=2, kitten=2, pet=1.5,
     game=1.5, match=1, movie=1.5, music=1.5, playlist=1.5, song=1.5, 10k=2, marathon=2, weekend=1, birthday=1.5,
     party=1.5, book club=2, watching=1, anyone doing=1.5, office=0.5,
@@ -437,14 +439,17 @@ function canWaitScore(f: Features, ask: number): number {
   const botNoise = f.botOnly && !forMember ? 0.4 : 1;
   const asks = ask * botNoise * (isSoon(f) && cueOf(f, 'soon') >= 1.5 ? 0.5 : 1);
   const later = cueOf(f, 'later') * (ask > 0 || forMember ? 1 : 0.6);
-  return 0.9 * asks + later + 1.3 * cueOf(f, 'noRush') + (forMember ? 0.8 : 0) + 0.4 * cueOf(f, 'toYou');
+  // An app that names the member (an assignment, a review request, a reminder) hands them work.
+  const handedOver = f.botOnly && f.mentioned ? 0.8 : 0;
+  return 0.9 * asks + later + 1.3 * cueOf(f, 'noRush') + (forMember ? 0.8 : 0) + 0.4 * cueOf(f, 'toYou') + handedOver;
 }
 
 const CHANNEL_PRIOR: Readonly<Record<ChannelKind, number>> = { announce: 1.2, social: 1.2, feed: 0.8, incident: 0, other: 0 };
 
 function fyiScore(f: Features): number {
   const info = cueOf(f, 'info') + 1.3 * cueOf(f, 'resolved') + cueOf(f, 'social') + 0.8 * cueOf(f, 'joke');
-  return 1 + 1.1 * info + (f.botOnly ? 1.5 : 0) + CHANNEL_PRIOR[f.kind] - (isForMember(f) ? 0.8 : 0);
+  // A bot's post is noise to the member unless it names them (an app relaying a review, an assignment, a question).
+  return 1 + 1.1 * info + (f.botOnly && !f.mentioned ? 1.5 : 0) + CHANNEL_PRIOR[f.kind] - (isForMember(f) ? 0.8 : 0);
 }
 
 function baseScores(f: Features): Scores {
