@@ -1151,15 +1151,18 @@ function addRealSlack(w: FakeWorkspace, tools: RealSlackTools): void {
     for (const m of c.messages) if (m.subtype && m.subtype !== 'bot_message' && m.subtype !== 'file_share' && m.subtype !== 'thread_broadcast' && m.subtype !== 'me_message') last = m.ts;
     return last;
   };
-  for (const c of [alerts, deploys, teamUpdates]) {
+  for (const c of [alerts, deploys, teamUpdates, ...Object.values(imWith)]) {
     const mark = readUpTo[c.id] ?? NEVER_READ;
     const sysMark = systemEnd(c);
     c.lastRead[member.id] = compareTs(mark, sysMark) > 0 ? mark : sysMark;
   }
   shared.lastRead[member.id] = externalPost.ts;
   externalIm.lastRead[member.id] = NEVER_READ;
-  imWith.gcal!.lastRead[member.id] = NEVER_READ;
-  for (const [key, im] of Object.entries(imWith)) if (key !== 'gcal') im.lastRead[member.id] = im.messages[0]?.ts ?? NEVER_READ;
+  // Unread as the member's marks now say (the Slackbot IM keeps its seeded mark).
+  for (const p of appPosts) {
+    const c = conversations.find((x) => x.id === p.channel) as FakeConversation;
+    p.unread = compareTs(p.ts, c.lastRead[member.id] ?? NEVER_READ) > 0;
+  }
 
   w.extras = {
     alerts: alerts.id,

@@ -6,7 +6,8 @@ import { LogLevel, SocketModeClient } from '@slack/socket-mode';
 import { ErrorCode, WebClient, type WebAPIPlatformError } from '@slack/web-api';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { startFakeSlack, type FakeConversation, type FakeSlack } from '../fakes/slackServer';
+import { startFakeSlack, type FakeConversation, type FakeExtras, type FakeSlack } from '../fakes/slackServer';
+import { APP_POSTS, TEXT_ONLY_INSIDE } from '../fixtures/slackAppPosts';
 
 const REDIRECT = 'http://localhost:5199/slack/callback?from=test';
 const USER_SCOPES = 'channels:read,groups:read,im:read,mpim:read,channels:history,groups:history,im:history,mpim:history,channels:write,groups:write,im:write,mpim:write,users:read,chat:write';
@@ -565,5 +566,392 @@ describe('fake Slack: Socket Mode', () => {
     expect(fake.sockets()).toBe(1);
     const again = fake.post(other(), channelOfMember().id, 'after reconnect');
     await waitFor(() => received.find((r) => r.body.event.ts === again.ts));
+  });
+});
+
+/** A message as the Web API answers it (the fields these tests read). */
+type Msg = Record<string, any>;
+const BOT_PROFILE_REQUIRED = ['id', 'deleted', 'name', 'updated', 'app_id', 'icons', 'team_id'];
+const SUBTEAM_REQUIRED = ['id', 'team_id', 'is_usergroup', 'is_subteam', 'name', 'description', 'handle', 'is_external', 'date_create', 'date_update', 'date_delete', 'auto_type', 'auto_provision', 'enterprise_subteam_id', 'created_by', 'updated_by', 'deleted_by', 'prefs'];
+const PROFILE_SHORT_REQUIRED = ['avatar_hash', 'image_72', 'first_name', 'real_name', 'display_name', 'team', 'name', 'is_restricted', 'is_ultra_restricted'];
+
+describe('fake Slack: a real workspace (app posts, bots, Slack Connect, user groups, emoji)', () => {
+  let fake: FakeSlack;
+  let web: WebClient;
+  let extras: FakeExtras;
+  beforeAll(async () => {
+    fake = await startFakeSlack({ size: 'small', seed: 11 });
+    web = client(fake, fake.issueToken());
+    extras = fake.workspace.extras!;
+  });
+  afterAll(() => fake.close());
+
+  const history = async (channel: string): Promise<Msg[]> => {
+    const out: Msg[] = [];
+    for await (const page of web.paginate('conversations.history', { channel, limit: 200 })) out.push(...((page as Paged).messages as Msg[]));
+    return out;
+  };
+  const allUsers = async () => {
+    const ids: string[] = [];
+    for await (const page of web.paginate('users.list', { limit: 200 })) ids.push(...((page as Paged).members as Array<{ id: string }>).map((u) => u.id));
+    return ids;
+  };
+
+  it('places every labelled app post, as Slack stores it, in its channel; some are unread', async () => {
+    expect(APP_POSTS.length).toBeGreaterThanOrEqual(40);
+    expect(extras.appPosts.map((p) => p.id).sort()).toEqual(APP_POSTS.map((p) => p.id).sort());
+    expect(extras.appPosts.some((p) => p.unread)).toBe(true);
+    expect(extras.appPosts.some((p) => !p.unread)).toBe(true);
+    const alerts = await history(extras.alerts);
+    const deploys = await history(extras.deploys);
+    const stored = [...alerts, ...deploys, ...(await history(extras.teamUpdates))];
+    for (const key of Object.keys(extras.appIms)) stored.push(...(await history(extras.appIms[key]!)));
+    stored.push(...(await history(extras.slackbotIm)));
+    for (const p of extras.appPosts) {
+      const m = stored.find((x) => x.ts === p.ts);
+      expect(m, p.id).toBeDefined();
+      const fixture = APP_POSTS.find((x) => x.id === p.id)!.message as Msg;
+      // The same shape, with the placeholders swapped for this team's ids.
+      expect(Object.keys(m!).filter((k) => !['thread_ts', 'reply_count', 'reply_users_count', 'reply_users', 'latest_reply', 'is_locked', 'subscribed', 'reactions'].includes(k)).sort()).toEqual(Object.keys(fixture).sort());
+      expect(JSON.stringify(m)).not.toMatch(/FIX|fixture-host/);
+      // The member's read mark agrees with `unread`.
+      const c = fake.workspace.conversations.find((x) => x.id === p.channel)!;
+      expect(m!.ts > c.lastRead[fake.member.id]!, p.id).toBe(p.unread);
+    }
+    // App bot users: no subtype, user + bot_id + app_id + a full bot_profile. Webhooks: bot_message, bot_id + username, no user, no bot_profile.
+    const appUserPosts = stored.filter((m) => m.bot_profile);
+    const webhookPosts = stored.filter((m) => m.subtype === 'bot_message');
+    expect(appUserPosts.length).toBeGreaterThan(15);
+    expect(webhookPosts.length).toBeGreaterThan(10);
+    for (const m of appUserPosts) {
+      expect(m.subtype).toBeUndefined();
+      expect(m).toMatchObject({ type: 'message', user: expect.stringMatching(/^U/), bot_id: m.bot_profile.id, app_id: m.bot_profile.app_id, team: fake.team.id });
+      for (const k of BOT_PROFILE_REQUIRED) expect(m.bot_profile, k).toHaveProperty(k);
+      expect(m.bot_profile.team_id).toBe(fake.team.id);
+      expect(Object.keys(m.bot_profile.icons).sort()).toEqual(['image_36', 'image_48', 'image_72']);
+    }
+    for (const m of webhookPosts) {
+      expect(m.user).toBeUndefined();
+      expect(m.bot_profile).toBeUndefined();
+      expect(m.bot_id).toMatch(/^B/);
+      expect(typeof m.username).toBe('string');
+    }
+    // The layouts are mixed: blocks only, attachments only with empty text, attachments holding blocks, both.
+    expect(stored.some((m) => m.blocks && !m.attachments)).toBe(true);
+    expect(stored.some((m) => m.attachments && !m.blocks && m.text === '')).toBe(true);
+    expect(stored.some((m) => m.attachments?.some((a: Msg) => a.blocks))).toBe(true);
+    expect(stored.some((m) => m.attachments && m.blocks)).toBe(true);
+    for (const type of ['header', 'section', 'context', 'actions', 'rich_text', 'divider']) expect(stored.some((m) => JSON.stringify(m.blocks ?? []).includes(`"type":"${type}"`)), type).toBe(true);
+    const legacy = stored.flatMap((m) => (m.attachments ?? []) as Msg[]).filter((a) => !a.blocks);
+    for (const k of ['color', 'pretext', 'author_name', 'title', 'title_link', 'text', 'fields', 'footer', 'ts', 'fallback']) expect(legacy.some((a) => a[k] !== undefined), k).toBe(true);
+  });
+
+  it('answers bots.info for app bots (with their user) and webhook bots (bots.info only), and bot_not_found', async () => {
+    const inList = new Set(await allUsers());
+    const botIdsInMessages = new Set(fake.workspace.conversations.flatMap((c) => [...c.messages, ...Object.values(c.replies).flat()]).map((m) => m.bot_id).filter((b): b is string => typeof b === 'string'));
+    expect(botIdsInMessages.size).toBeGreaterThan(10);
+    for (const id of botIdsInMessages) {
+      const { bot } = (await web.bots.info({ bot: id })) as unknown as { bot: Msg };
+      for (const k of ['id', 'deleted', 'name', 'updated', 'app_id', 'icons']) expect(bot, k).toHaveProperty(k);
+      expect(Object.keys(bot.icons).sort()).toEqual(['image_36', 'image_48', 'image_72']);
+      if (extras.webhookBotIds.includes(id)) expect(bot.user_id).toBeUndefined();
+      if (bot.user_id) {
+        expect(inList.has(bot.user_id)).toBe(true);
+        const { user } = (await web.users.info({ user: bot.user_id })) as unknown as { user: Msg };
+        expect(user).toMatchObject({ is_bot: true, profile: { bot_id: id } });
+      }
+    }
+    expect(extras.webhookBotIds.length).toBeGreaterThan(3);
+    for (const id of extras.webhookBotIds) expect(botIdsInMessages.has(id) || fake.workspace.bots.some((b) => b.id === id)).toBe(true);
+    const { bot } = (await web.bots.info({ bot: extras.botIds.pagerduty! })) as unknown as { bot: Msg };
+    expect(bot).toMatchObject({ name: 'PagerDuty', user_id: extras.botUserIds.pagerduty, deleted: false });
+    expect(fake.workspace.bots.some((b) => b.deleted)).toBe(true);
+    const icon = await fetch(bot.icons.image_48);
+    expect(icon.status).toBe(200);
+    expect(icon.headers.get('content-type')).toContain('image/svg+xml');
+    expect((await slackError(web.bots.info({ bot: 'BNOPE000000' }))).error).toBe('bot_not_found');
+    expect((await slackError(web.bots.info({}))).error).toBe('bot_not_found');
+    const noUsers = client(fake, fake.issueToken(fake.member.id, ['channels:read']));
+    expect(await slackError(noUsers.bots.info({ bot: extras.botIds.pagerduty! }))).toMatchObject({ error: 'missing_scope', needed: 'users:read' });
+  });
+
+  it('knows the Slack Connect person only through users.info, with their own team; their messages carry user_team and user_profile', async () => {
+    const ext = extras.externalUserId;
+    expect(await allUsers()).not.toContain(ext);
+    const { user } = (await web.users.info({ user: ext })) as unknown as { user: Msg };
+    expect(user).toMatchObject({ id: ext, team_id: extras.externalTeam.id, profile: { team: extras.externalTeam.id }, deleted: false, is_bot: false });
+    expect(extras.externalTeam.id).not.toBe(fake.team.id);
+    expect((await fetch(user.profile.image_72)).status).toBe(200);
+    const im = (await web.conversations.info({ channel: extras.externalIm })).channel as Msg;
+    expect(im).toMatchObject({ is_im: true, user: ext });
+    const shared = (await web.conversations.info({ channel: extras.shared })).channel as Msg;
+    expect(shared).toMatchObject({ is_shared: true, is_ext_shared: true, conversation_host_id: fake.team.id });
+    expect(shared.shared_team_ids).toEqual([fake.team.id, extras.externalTeam.id]);
+    const members = (await web.conversations.members({ channel: extras.shared })).members as string[];
+    expect(members).toContain(ext);
+    for (const channel of [extras.shared, extras.externalIm]) {
+      const fromThem = (await history(channel)).filter((m) => m.user === ext);
+      expect(fromThem.length).toBeGreaterThan(0);
+      for (const m of fromThem) {
+        expect(m).toMatchObject({ user_team: extras.externalTeam.id, source_team: extras.externalTeam.id, team: extras.externalTeam.id });
+        for (const k of PROFILE_SHORT_REQUIRED) expect(m.user_profile, k).toHaveProperty(k);
+      }
+    }
+    // The guest and the deactivated poster are in users.list; the deactivated one posted before.
+    const guest = (await web.users.info({ user: extras.guestId })).user as Msg;
+    const gone = (await web.users.info({ user: extras.deletedUserId })).user as Msg;
+    expect(guest.is_restricted).toBe(true);
+    expect(gone.deleted).toBe(true);
+    const deploys = await history(extras.deploys);
+    expect(deploys.find((m) => m.ts === extras.ts.deletedUserPost)?.user).toBe(extras.deletedUserId);
+    expect(deploys.find((m) => m.ts === extras.ts.guestPost)?.user).toBe(extras.guestId);
+    expect((await slackError(web.users.info({ user: 'UNOPE000000' }))).error).toBe('user_not_found');
+    // Another team's Slack Connect person is not this one's.
+  });
+
+  it('answers usergroups.list in objs_subteam shape, with include_users, include_count and include_disabled; messages mention groups with and without a label', async () => {
+    const base = (await web.usergroups.list()) as unknown as { usergroups: Msg[] };
+    expect(base.usergroups.map((g) => g.id).sort()).toEqual([extras.usergroups.oncall, extras.usergroups.sre].sort());
+    for (const g of base.usergroups) {
+      for (const k of SUBTEAM_REQUIRED) expect(g, k).toHaveProperty(k);
+      expect(g.id).toMatch(/^S/);
+      expect(g.users).toBeUndefined();
+      expect(g.user_count).toBeUndefined();
+    }
+    const full = (await web.usergroups.list({ include_users: true, include_count: true, include_disabled: true })) as unknown as { usergroups: Msg[] };
+    expect(full.usergroups).toHaveLength(3);
+    const oncall = full.usergroups.find((g) => g.id === extras.usergroups.oncall)!;
+    expect(oncall).toMatchObject({ handle: 'oncall-payments', user_count: 2, date_delete: 0 });
+    expect(oncall.users).toContain(fake.member.id);
+    expect(full.usergroups.find((g) => g.id === extras.usergroups.disabled)!.date_delete).toBeGreaterThan(0);
+    const noScope = client(fake, fake.issueToken(fake.member.id, ['users:read']));
+    expect(await slackError(noScope.usergroups.list())).toMatchObject({ error: 'missing_scope', needed: 'usergroups:read' });
+
+    const deploys = await history(extras.deploys);
+    expect(deploys.find((m) => m.ts === extras.ts.subteamLabelled)?.text).toContain(`<!subteam^${extras.usergroups.oncall}|@oncall-payments>`);
+    expect(deploys.find((m) => m.ts === extras.ts.subteamBare)?.text).toContain(`<!subteam^${extras.usergroups.sre}>`);
+    expect(deploys.find((m) => m.ts === extras.ts.subteamLabelled)?.text).toContain(`<!date^${extras.dateEpoch}^{date_short} at {time}|`);
+  });
+
+  it('answers emoji.list (images on its own host, an alias) and serves the images; custom emoji appear in text and reactions', async () => {
+    const res = (await web.emoji.list()) as unknown as { emoji: Record<string, string>; cache_ts: string };
+    expect(res.cache_ts).toMatch(/^\d+\.\d+$/);
+    expect(res.emoji.squirrel_ship).toBe('alias:shipit');
+    expect(res.emoji.partyparrot).toBe(`${fake.url}/emoji/partyparrot.png`);
+    const img = await fetch(res.emoji.partyparrot!);
+    expect(img.status).toBe(200);
+    expect(img.headers.get('content-type')).toContain('image/svg+xml');
+    expect((await fetch(`${fake.url}/emoji/nope.png`)).status).toBe(404);
+    const noScope = client(fake, fake.issueToken(fake.member.id, ['users:read']));
+    expect(await slackError(noScope.emoji.list())).toMatchObject({ error: 'missing_scope', needed: 'emoji:read' });
+
+    const deploys = await history(extras.deploys);
+    expect(deploys.find((m) => m.ts === extras.ts.subteamLabelled)?.text).toMatch(/:squirrel_ship: :partyparrot:/);
+    const reacted = deploys.find((m) => m.ts === extras.ts.reactions)!;
+    const names = (reacted.reactions as Msg[]).map((r) => r.name);
+    expect(names).toEqual(expect.arrayContaining(['+1::skin-tone-3', 'partyparrot', 'shipit']));
+    for (const r of reacted.reactions as Msg[]) expect(r.count).toBe(r.users.length);
+    expect((reacted.reactions as Msg[]).find((r) => r.name === '+1::skin-tone-3')!.users).toContain(fake.member.id);
+  });
+
+  it('answers conversations.info for a public channel the member is not in, which messages mention as <#C…> and <#C…|>', async () => {
+    const info = (await web.conversations.info({ channel: extras.notJoined })).channel as Msg;
+    expect(info).toMatchObject({ id: extras.notJoined, name: 'incident-review', is_channel: true, is_private: false, is_member: false });
+    expect(info.last_read).toBeUndefined();
+    const deploys = await history(extras.deploys);
+    const text = deploys.find((m) => m.ts === extras.ts.channelMentions)!.text as string;
+    expect(text).toContain(`<#${extras.notJoined}>`);
+    expect(text).toContain(`<#${extras.notJoined}|>`);
+    const archived = (await web.conversations.info({ channel: extras.archived })).channel as Msg;
+    expect(archived.is_archived).toBe(true);
+    const last = (await history(extras.archived))[0]!;
+    expect(last).toMatchObject({ subtype: 'channel_archive', text: `<@${extras.colleagueId}> archived the channel` });
+  });
+
+  it('holds system subtypes with Slack texts, a tombstoned thread parent, a broadcast reply, a huddle, a /me message and an edit', async () => {
+    const alerts = await history(extras.alerts);
+    const deploys = await history(extras.deploys);
+    const bySub = (list: Msg[], s: string) => list.find((m) => m.subtype === s)!;
+    const c = extras.colleagueId;
+    expect(bySub(alerts, 'channel_topic')).toMatchObject({ user: c, text: `<@${c}> set the channel topic: Production alerts. Ack within 5 minutes.`, topic: 'Production alerts. Ack within 5 minutes.' });
+    expect(bySub(alerts, 'channel_purpose')).toMatchObject({ user: c, text: expect.stringMatching(new RegExp(`^<@${c}> set the channel purpose: `)) });
+    expect(bySub(alerts, 'pinned_item')).toMatchObject({ user: c, item_type: 'C', text: `<@${c}> pinned a message to this channel.` });
+    expect(bySub(alerts, 'bot_add')).toMatchObject({ user: c, bot_id: extras.botIds.pagerduty, text: expect.stringMatching(/^added an integration to this channel: <https:\/\/.+\|PagerDuty>$/) });
+    expect(bySub(deploys, 'bot_remove')).toMatchObject({ bot_id: extras.botIds.jenkins, text: expect.stringMatching(/^removed an integration from this channel: /) });
+    expect(bySub(deploys, 'channel_name')).toMatchObject({ old_name: 'deploy', name: 'deploys', text: `<@${c}> has renamed the channel from "deploy" to "deploys"` });
+    expect(bySub(deploys, 'channel_unarchive')).toMatchObject({ text: `<@${c}> un-archived the channel` });
+    // System messages are read: the member's mark is past them.
+    const lastRead = fake.workspace.conversations.find((x) => x.id === extras.alerts)!.lastRead[fake.member.id]!;
+    for (const m of alerts.filter((x) => ['channel_topic', 'channel_purpose', 'pinned_item', 'bot_add'].includes(x.subtype))) expect(m.ts <= lastRead).toBe(true);
+
+    const tomb = deploys.find((m) => m.ts === extras.ts.tombstone)!;
+    expect(tomb).toMatchObject({ subtype: 'tombstone', text: 'This message was deleted.', user: 'USLACKBOT', hidden: true, reply_count: 2 });
+    const thread = (await web.conversations.replies({ channel: extras.deploys, ts: extras.ts.tombstone })).messages as Msg[];
+    expect(thread.map((m) => m.ts)[0]).toBe(extras.ts.tombstone);
+    expect(thread.slice(1).map((m) => m.user)).toContain(fake.member.id);
+
+    const broadcast = deploys.find((m) => m.ts === extras.ts.broadcast)!;
+    expect(broadcast).toMatchObject({ subtype: 'thread_broadcast', root: { ts: broadcast.thread_ts, bot_id: extras.botIds.github } });
+    const viaBroadcast = (await web.conversations.replies({ channel: extras.deploys, ts: extras.ts.broadcast })).messages as Msg[];
+    expect(viaBroadcast[0]!.ts).toBe(broadcast.thread_ts);
+    expect(viaBroadcast.map((m) => m.ts)).toContain(extras.ts.broadcast);
+
+    const huddle = deploys.find((m) => m.ts === extras.ts.huddle)!;
+    expect(huddle).toMatchObject({ subtype: 'huddle_thread', user: 'USLACKBOT', room: { created_by: c, has_ended: true, channels: [extras.deploys] } });
+    expect(huddle.room.participant_history).toContain(fake.member.id);
+    expect(deploys.find((m) => m.ts === extras.ts.me)).toMatchObject({ subtype: 'me_message', user: c });
+    expect(deploys.find((m) => m.ts === extras.ts.edited)!.edited.ts > extras.ts.edited).toBe(true);
+  });
+
+  it('hides each distinctive search word in exactly one place: a block, an attachment field, a file title', async () => {
+    expect(TEXT_ONLY_INSIDE.map((t) => t.where).sort()).toEqual(['attachment_field', 'block', 'file_title']);
+    const everything = fake.workspace.conversations.flatMap((c) => [...c.messages, ...Object.values(c.replies).flat()]);
+    for (const t of extras.textOnlyInside) {
+      const holders = everything.filter((m) => JSON.stringify(m).toLowerCase().includes(t.word));
+      expect(holders.map((m) => m.ts), t.word).toEqual([t.ts]);
+      const m = (await history(t.channel)).find((x) => x.ts === t.ts)!;
+      expect(m.text.toLowerCase()).not.toContain(t.word);
+      if (t.where === 'block') expect(JSON.stringify(m.blocks).toLowerCase()).toContain(t.word);
+      if (t.where === 'attachment_field') expect(JSON.stringify(m.attachments.flatMap((a: Msg) => a.fields ?? [])).toLowerCase()).toContain(t.word);
+      if (t.where === 'file_title') {
+        expect(m).toMatchObject({ subtype: 'file_share', upload: true });
+        const file = m.files[0] as Msg;
+        expect(file.title.toLowerCase()).toContain(t.word);
+        expect(file.name.toLowerCase()).not.toContain(t.word);
+        expect(file).toMatchObject({ id: expect.stringMatching(/^F/), mimetype: 'application/pdf', filetype: 'pdf', pretty_type: 'PDF', mode: 'hosted', size: expect.any(Number) });
+        expect(file.permalink).toMatch(/^http/);
+      }
+    }
+  });
+
+  it('keeps the workspace of before with appPosts: false, and the same seed makes the same content', async () => {
+    const plain = await startFakeSlack({ size: 'small', seed: 11, now: 1_800_000_000_000, appPosts: false });
+    const a = await startFakeSlack({ size: 'small', seed: 11, now: 1_800_000_000_000 });
+    const b = await startFakeSlack({ size: 'small', seed: 11, now: 1_800_000_000_000 });
+    try {
+      expect(plain.workspace.extras).toBeNull();
+      expect(plain.workspace.usergroups).toEqual([]);
+      expect(plain.workspace.externalUsers).toEqual([]);
+      expect(plain.workspace.users.every((u) => a.workspace.users.some((x) => x.id === u.id))).toBe(true);
+      // Every conversation of before is unchanged but the Slackbot IM (which gains the reminder).
+      const changed = plain.workspace.conversations.filter((c) => JSON.stringify(c) !== JSON.stringify(a.workspace.conversations.find((x) => x.id === c.id)));
+      expect(changed.map((c) => c.user)).toEqual(['USLACKBOT']);
+      expect(JSON.stringify(a.workspace).replaceAll(a.url, '')).toBe(JSON.stringify(b.workspace).replaceAll(b.url, ''));
+    } finally {
+      await Promise.all([plain.close(), a.close(), b.close()]);
+    }
+  });
+});
+
+describe('fake Slack: posting app messages and channel lifecycle over Socket Mode', () => {
+  let fake: FakeSlack;
+  let socket: SocketModeClient | undefined;
+  const events: Array<{ event: Msg; user: string }> = [];
+  beforeAll(async () => {
+    fake = await startFakeSlack({ size: 'small', seed: 13 });
+    socket = new SocketModeClient({ appToken: fake.appToken, logLevel: LogLevel.ERROR, clientOptions: { slackApiUrl: fake.apiUrl } });
+    socket.on('slack_event', async (args: { ack: () => Promise<void>; body: { event: Msg; authorizations: Array<{ user_id: string }> } }) => {
+      events.push({ event: args.body.event, user: args.body.authorizations[0]!.user_id });
+      await args.ack();
+    });
+    await socket.start();
+  });
+  afterEach(() => {
+    events.length = 0;
+  });
+  afterAll(async () => {
+    await socket?.disconnect();
+    await fake.close();
+  });
+  const extras = () => fake.workspace.extras!;
+  const humans = () => fake.workspace.users.filter((u) => !u.is_bot && !u.deleted && u.id !== 'USLACKBOT' && !u.is_restricted);
+  const eventOf = (pred: (e: Msg) => boolean) => waitFor(() => events.find((x) => pred(x.event)));
+
+  it('postMessage stores any message object and delivers its message event (bot_message, app post, broadcast reply)', async () => {
+    const post = APP_POSTS.find((p) => p.id === 'alertmanager_firing_latency')!;
+    const webhook: Msg = { ...(post.message as Msg), bot_id: extras().botIds.alertmanager };
+    delete webhook.ts;
+    const { ts } = fake.postMessage(extras().alerts, webhook);
+    const got = await eventOf((e) => e.ts === ts);
+    expect(got.event).toMatchObject({ type: 'message', subtype: 'bot_message', channel: extras().alerts, channel_type: 'channel', bot_id: extras().botIds.alertmanager, username: 'Alertmanager', event_ts: ts });
+    expect(got.event.attachments[0].title).toBe('[FIRING:1] HighRequestLatency api (critical)');
+    expect(got.event.user).toBeUndefined();
+    const web = client(fake, fake.issueToken());
+    const stored = ((await web.conversations.history({ channel: extras().alerts, limit: 1 })).messages as Msg[])[0]!;
+    expect(stored).toMatchObject({ ts, subtype: 'bot_message', attachments: webhook.attachments });
+
+    const broadcastTs = fake.postMessage(extras().alerts, { subtype: 'thread_broadcast', user: fake.member.id, text: 'acking', thread_ts: ts }).ts;
+    const b = await eventOf((e) => e.ts === broadcastTs);
+    expect(b.event).toMatchObject({ subtype: 'thread_broadcast', thread_ts: ts, root: { ts } });
+    const replies = (await web.conversations.replies({ channel: extras().alerts, ts })).messages as Msg[];
+    expect(replies.map((m) => m.ts)).toEqual([ts, broadcastTs]);
+    expect(replies[0]).toMatchObject({ reply_count: 1 });
+    expect(((await web.conversations.history({ channel: extras().alerts, limit: 1 })).messages as Msg[])[0]!.ts).toBe(broadcastTs);
+    expect(() => fake.postMessage(extras().alerts, { user: fake.member.id, text: 'x', thread_ts: '1.000001' })).toThrow();
+  });
+
+  it('kick: member_left_channel to the remaining authorized members, channel_left to the removed one', async () => {
+    const channel = fake.workspace.conversations.find((c) => c.id === extras().deploys)!;
+    const colleague = extras().colleagueId;
+    fake.issueToken(colleague);
+    fake.kick(fake.member.id, channel.id, colleague);
+    const left = await eventOf((e) => e.type === 'member_left_channel');
+    expect(left).toMatchObject({ user: colleague, event: { user: fake.member.id, channel: channel.id, channel_type: 'C', team: fake.team.id } });
+    const mine = await eventOf((e) => e.type === 'channel_left');
+    expect(mine).toMatchObject({ user: fake.member.id, event: { channel: channel.id, actor_id: colleague } });
+    expect(channel.members).not.toContain(fake.member.id);
+    const web = client(fake, fake.issueToken());
+    const mineNow = (await web.users.conversations({ types: 'public_channel', limit: 200 })).channels as Msg[];
+    expect(mineNow.map((c) => c.id)).not.toContain(channel.id);
+
+    // addMember brings them back: member_joined_channel, and users.conversations lists it again.
+    fake.addMember(fake.member.id, channel.id, colleague);
+    const joined = await eventOf((e) => e.type === 'member_joined_channel');
+    expect(joined.event).toMatchObject({ user: fake.member.id, channel: channel.id, channel_type: 'C', inviter: colleague });
+    const again = (await web.users.conversations({ types: 'public_channel', limit: 200 })).channels as Msg[];
+    expect(again.map((c) => c.id)).toContain(channel.id);
+
+    // A private channel: group_left.
+    const priv = fake.workspace.conversations.find((c) => c.kind === 'private_channel' && c.members.includes(fake.member.id))!;
+    fake.kick(fake.member.id, priv.id);
+    expect((await eventOf((e) => e.type === 'group_left')).event).toMatchObject({ channel: priv.id, actor_id: priv.creator });
+  });
+
+  it('archive, rename and deleteChannel send Slack events and change the lists', async () => {
+    const web = client(fake, fake.issueToken());
+    const channel = fake.workspace.conversations.find((c) => c.id === extras().teamUpdates)!;
+    fake.rename(channel.id, 'team-news');
+    const renamed = await eventOf((e) => e.type === 'channel_rename');
+    expect(renamed.event).toMatchObject({ channel: { id: channel.id, name: 'team-news', name_normalized: 'team-news', created: channel.created, is_channel: true, is_mpim: false } });
+    const nameMsg = await eventOf((e) => e.subtype === 'channel_name');
+    expect(nameMsg.event).toMatchObject({ old_name: 'team-updates', name: 'team-news', text: `<@${channel.creator}> has renamed the channel from "team-updates" to "team-news"` });
+    expect(nameMsg.event.client_msg_id).toBeUndefined();
+    expect(((await web.conversations.info({ channel: channel.id })).channel as Msg).name).toBe('team-news');
+
+    fake.archive(channel.id, fake.member.id);
+    const archiveMsg = await eventOf((e) => e.subtype === 'channel_archive');
+    expect(archiveMsg.event).toMatchObject({ user: fake.member.id, text: `<@${fake.member.id}> archived the channel` });
+    expect((await eventOf((e) => e.type === 'channel_archive')).event).toMatchObject({ channel: channel.id, user: fake.member.id });
+    expect(((await web.conversations.info({ channel: channel.id })).channel as Msg).is_archived).toBe(true);
+    expect((await slackError(web.chat.postMessage({ channel: channel.id, text: 'x' }))).error).toBe('is_archived');
+
+    const priv = fake.workspace.conversations.find((c) => c.kind === 'private_channel' && c.members.includes(fake.member.id))
+      ?? fake.workspace.conversations.find((c) => c.kind === 'private_channel')!;
+    if (!priv.members.includes(fake.member.id)) fake.addMember(fake.member.id, priv.id);
+    fake.rename(priv.id, 'secret-plans');
+    expect((await eventOf((e) => e.type === 'group_rename')).event.channel).toMatchObject({ id: priv.id, name: 'secret-plans', is_channel: false });
+    fake.archive(priv.id);
+    expect((await eventOf((e) => e.type === 'group_archive')).event).toMatchObject({ channel: priv.id, is_moved: 0 });
+
+    fake.deleteChannel(extras().alerts);
+    expect((await eventOf((e) => e.type === 'channel_deleted')).event).toMatchObject({ channel: extras().alerts });
+    fake.deleteChannel(priv.id, fake.member.id);
+    expect((await eventOf((e) => e.type === 'group_deleted')).event).toMatchObject({ channel: priv.id, actor_id: fake.member.id, date_deleted: expect.any(Number) });
+    const listed = [] as string[];
+    for await (const page of web.paginate('conversations.list', { types: 'public_channel,private_channel,mpim,im', limit: 200 })) listed.push(...((page as Paged).channels as Msg[]).map((c) => c.id));
+    expect(listed).not.toContain(extras().alerts);
+    expect(listed).not.toContain(priv.id);
+    expect((await slackError(web.conversations.info({ channel: extras().alerts }))).error).toBe('channel_not_found');
+    expect(humans().length).toBeGreaterThan(2);
   });
 });
