@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { serve } from '@hono/node-server';
 import { createApp } from '../../src/server/app';
+import { createLocalProvider } from '../../src/server/ai/local/provider';
 import { jsonLogger } from '../../src/server/log';
 import { SqliteStore } from '../../src/server/store/sqlite';
 import { SlackSource } from '../../src/server/sources/slack/source';
@@ -31,6 +32,8 @@ export async function startSlackTestServer(
     pageLimit?: number;
     file?: string;
     historyLimit?: number;
+    /** The local AI provider (default: none, AI off). */
+    ai?: boolean;
   } = {},
 ): Promise<SlackTestServer> {
   const fake = options.fakeSlack ?? (await startFakeSlack({ size: 'small', ...options.fake }));
@@ -51,7 +54,7 @@ export async function startSlackTestServer(
   if (options.socketMode) config.appToken = fake.appToken;
   const source = new SlackSource({ config, now: () => Date.now(), logger, pageLimit: options.pageLimit });
   await source.prepare(store);
-  const { app, ctx } = createApp({ store, source, clock: { now: () => Date.now() }, logger, ai: null });
+  const { app, ctx } = createApp({ store, source, clock: { now: () => Date.now() }, logger, ai: options.ai ? createLocalProvider({ chunkDelayMs: 0 }) : null });
   const stopSlack = await source.start({ hub: ctx.hub });
   const server = await new Promise<Server>((resolve) => {
     const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s as Server));

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { api } from '../helpers';
 import { signInSlack, startSlackTestServer, until, type SlackTestServer } from '../slackHelpers';
 import { RECHECKED_MESSAGES } from '../../../src/server/sources/slack/sync';
+import { isSystemSubtype } from '../../../src/model/slack';
 import type { FakeConversation, FakeMessage, FakeSlack } from '../../fakes/slackServer';
 
 let server: SlackTestServer;
@@ -14,7 +15,7 @@ afterEach(async () => {
 function expected(fake: FakeSlack) {
   const me = fake.member.id;
   const seen = (c: FakeConversation) => c.members.includes(me) && !c.is_archived;
-  const countsAsUnread = (m: FakeMessage, lastRead: string) => m.ts > lastRead && m.user !== me && m.subtype !== 'channel_join' && m.subtype !== 'channel_leave';
+  const countsAsUnread = (m: FakeMessage, lastRead: string) => m.ts > lastRead && m.user !== me && !isSystemSubtype(m.subtype);
   const out = new Map<string, { type: string; messages: number; unread: number; name?: string }>();
   for (const c of fake.workspace.conversations.filter(seen)) {
     const lastRead = c.lastRead[me] ?? '0000000000.000000';
@@ -28,6 +29,23 @@ function expected(fake: FakeSlack) {
     }
   }
   return out;
+}
+
+/** Authors and mentioned people of the member's conversations whom users.list does not answer, and bots without a user. */
+function metOutsideUsersList(fake: FakeSlack): string[] {
+  const me = fake.member.id;
+  const listed = new Set(fake.workspace.users.map((u) => u.id));
+  const botUsers = new Map(fake.workspace.users.flatMap((u) => (u.profile.bot_id ? [[u.profile.bot_id, u.id] as const] : [])));
+  const met = new Set<string>();
+  for (const c of fake.workspace.conversations.filter((c) => c.members.includes(me) && !c.is_archived)) {
+    if (c.kind === 'im' && c.user && !listed.has(c.user)) met.add(c.user);
+    const threads = c.messages.filter((p) => c.replies[p.ts]?.length && (p.user === me || (p.reply_users ?? []).includes(me)));
+    for (const m of [...c.messages, ...threads.flatMap((p) => c.replies[p.ts]!)]) {
+      if (m.user && !listed.has(m.user)) met.add(m.user);
+      if (!m.user && m.bot_id && !botUsers.has(m.bot_id)) met.add(m.bot_id);
+    }
+  }
+  return [...met];
 }
 
 async function stored(s: SlackTestServer) {
@@ -53,8 +71,10 @@ describe('Slack sync', () => {
     expect([...want.values()].some((c) => c.unread > 0)).toBe(true);
     // Pagination went to the end: several users.list pages with a cursor.
     expect(server.fake.calls.filter((c) => c.method === 'users.list' && c.params.cursor).length).toBeGreaterThan(1);
+    // users.list, plus whoever the member's messages name that it does not: Slack Connect people
+    // (users.info) and webhook bots (bots.info, under their bot id).
     const users = await server.store.listUsers(server.fake.team.id);
-    expect(users.map((u) => u.id).sort()).toEqual(server.fake.workspace.users.map((u) => u.id).sort());
+    expect(users.map((u) => u.id).sort()).toEqual([...server.fake.workspace.users.map((u) => u.id), ...metOutsideUsersList(server.fake)].sort());
 
     // fetch-all again: the same content, nothing stored twice, and a fetch_complete event.
     const messagesBefore = await server.store.countMessages(server.fake.team.id);
