@@ -591,8 +591,8 @@ export function authorName(m: MessageInput, names: MrkdwnNames): string | undefi
       uid ? names.user(uid) : undefined,
       asString(asRecord(m.bot_profile)?.name),
       asString(m.username),
-      asString(asRecord(m.user_profile)?.display_name),
       asString(asRecord(m.user_profile)?.real_name),
+      asString(asRecord(m.user_profile)?.display_name),
       asString(asRecord(m.user_profile)?.name),
     ];
     for (const candidate of candidates) {
@@ -637,8 +637,10 @@ function plainOf(markup: string, names: MrkdwnNames): string {
  * topic: …', 'Dana renamed the channel from "a" to "b"', 'Dana pinned a message'… (group_* as
  * channel_*).
  */
-export function systemLine(m: MessageInput & Json, names: MrkdwnNames): string {
-  const who = authorName(m, names) ?? 'Someone';
+export function systemLine(message: MessageInput, names: MrkdwnNames): string {
+  // Slack's system messages carry their own fields (topic, purpose, old_name, bot_link…).
+  const m: Json = asRecord(message) ?? {};
+  const who = authorName(message, names) ?? 'Someone';
   const text = asString(m.text);
   const kind = asString(m.subtype).replace(/^group_/, 'channel_');
   switch (kind) {
@@ -710,7 +712,7 @@ export function renderContent(message: MessageInput, names: ContentNames): Conte
     const m = asRecord(message);
     if (!m) return out;
     if (isDeleted(m)) return [{ kind: 'deleted' }];
-    if (isSystemSubtype(asString(m.subtype))) return [{ kind: 'system', text: systemLine(m as MessageInput & Json, names) }];
+    if (isSystemSubtype(asString(m.subtype))) return [{ kind: 'system', text: systemLine(message, names) }];
     out.push(...bodyNodes(m, ctx));
     if (asRecord(m.edited)) out.push({ kind: 'edited' });
     pushAll(out, m.attachments, ctx, (a) => attachmentNode(a, ctx, 0));

@@ -357,7 +357,8 @@ describe('authors', () => {
     ['the user record first', { user: 'U1', bot_profile: { name: 'Bot' }, username: 'hook' }, 'Ada Lovelace'],
     ['the bot profile', { user: 'U_BOT', bot_id: 'B1', bot_profile: { name: 'Jenkins' }, username: 'hook' }, 'Jenkins'],
     ['the webhook username', { bot_id: 'B1', subtype: 'bot_message', username: 'deploy-bot' }, 'deploy-bot'],
-    ['the external profile', { user: 'U_EXT', user_team: 'T2', user_profile: { real_name: 'Erin External', display_name: '' } }, 'Erin External'],
+    ['the external profile', { user: 'U_EXT', user_team: 'T2', user_profile: { real_name: 'Erin External', display_name: 'erin' } }, 'Erin External'],
+    ['the external display name', { user: 'U_EXT', user_profile: { real_name: '', display_name: 'erin' } }, 'erin'],
     ['nothing', { user: 'U_GONE' }, undefined],
     ['hostile types', { user: 5, bot_profile: 'x', username: {} } as never, undefined],
   ])('%s', (_name, input, expected) => {
