@@ -415,3 +415,91 @@ describe('ConversationPane refinement (SPEC §2.6, §4.7, §8)', () => {
     expect(box().value).toBe('ship it');
   });
 });
+
+describe('ConversationPane Slack content (issue 11)', () => {
+  const T_HOME = 'T_HOME';
+  const slack = (over: Partial<Message> & { ts: string }) => message({ text: '', ...over });
+  const MINE = slack({ ts: at(NOW - 50 * MIN), text: 'My own note', user: USER_ME.id, user_team: T_HOME });
+  const BOT = slack({ ts: at(NOW - 45 * MIN), text: 'Build passed', user: 'U_JENKINS_BOT', bot_id: 'B1', bot_profile: { id: 'B1', name: 'Jenkins\u202E' } });
+  const HOOK = slack({ ts: at(NOW - 40 * MIN), text: 'Deploy hook fired', user: undefined, subtype: 'bot_message', bot_id: 'B2', username: 'deploy-hook' });
+  const EXT = slack({ ts: at(NOW - 35 * MIN), text: 'Hello from Acme', user: 'U_ERIN', user_team: 'T_ACME', user_profile: { real_name: 'Erin External', display_name: 'erin' } });
+  const CONNECT = slack({ ts: at(NOW - 34 * MIN), text: 'Known but external', user: USER_BOB.id, user_team: 'T_ACME' });
+  const TOPIC = slack({ ts: at(NOW - 30 * MIN), text: '<@U_BOB> set the channel topic: Ship it', user: USER_BOB.id, subtype: 'channel_topic', topic: 'Ship *it* in <#C_RANDOM>' } as Partial<Message> & { ts: string });
+  const RENAME = slack({ ts: at(NOW - 29 * MIN), text: '<@U_BOB> renamed the channel from "a" to "b"', user: USER_BOB.id, subtype: 'channel_name', old_name: 'a', name: 'b' } as Partial<Message> & { ts: string });
+  const APP_CARD = slack({
+    ts: at(NOW - 20 * MIN),
+    text: 'PagerDuty alert',
+    user: 'U_PD',
+    bot_id: 'B3',
+    bot_profile: { name: 'PagerDuty' },
+    attachments: [{ color: 'danger', title: 'Database unreachable', title_link: 'https://pd.example/i/1', text: 'Triggered on db-1' }],
+    resolved_text: 'PagerDuty alert\nDatabase unreachable\nTriggered on db-1',
+    reactions: [{ name: 'eyes', count: 2, users: [USER_ME.id, USER_BOB.id] }],
+  });
+  const MENTIONS = slack({ ts: at(NOW - 10 * MIN), text: 'See <#C_RANDOM> and <#C_RANDOM|> :partyparrot: <!subteam^S_ONCALL> <#constructor>', user: USER_ALICE.id });
+  const SLACK_MESSAGES = [MINE, BOT, HOOK, EXT, CONNECT, TOPIC, RENAME, APP_CARD, MENTIONS];
+
+  function slackDetail(): ConversationDetail {
+    return {
+      ...loaded({}, SLACK_MESSAGES),
+      mentions: { channels: { C_RANDOM: 'random' }, usergroups: { S_ONCALL: 'oncall' }, emoji: { partyparrot: 'https://emoji.example/pp.gif' } },
+    };
+  }
+  const meta = (article: HTMLElement) => article.querySelector('.message-meta') as HTMLElement;
+
+  it("names authors from the user record, the bot profile, the webhook's username or the external profile, never 'Unknown'", async () => {
+    await renderPane(slackDetail());
+    expect(within(log()).queryByText('Unknown')).toBeNull();
+    expect(meta(messageWith('Build passed')).querySelector('.message-author')!.textContent).toBe('Jenkins');
+    expect(meta(messageWith('Deploy hook fired')).querySelector('.message-author')!.textContent).toBe('deploy-hook');
+    expect(meta(messageWith('Hello from Acme')).querySelector('.message-author')!.textContent).toBe('Erin External');
+    expect(meta(messageWith('My own note')).querySelector('.message-author')!.textContent).toBe('Morgan Example');
+    expect(log().textContent).not.toMatch(/[\u202A-\u202E\u2066-\u2069]/);
+  });
+
+  it("marks apps with 'APP' and people from other organizations with 'external'", async () => {
+    await renderPane(slackDetail());
+    expect(within(meta(messageWith('Build passed'))).getByText('APP')).toBeTruthy();
+    expect(within(meta(messageWith('Deploy hook fired'))).getByText('APP')).toBeTruthy();
+    expect(within(meta(messageWith('Database unreachable'))).getByText('APP')).toBeTruthy();
+    expect(within(meta(messageWith('Hello from Acme'))).getByText('external')).toBeTruthy();
+    expect(within(meta(messageWith('Known but external'))).getByText('external')).toBeTruthy();
+    for (const own of ['My own note', 'See ']) {
+      const m = within(log()).getByText((_, el) => el?.tagName === 'ARTICLE' && el.textContent!.includes(own));
+      expect(within(meta(m as HTMLElement)).queryByText('APP')).toBeNull();
+      expect(within(meta(m as HTMLElement)).queryByText('external')).toBeNull();
+    }
+  });
+
+  it('shows system subtypes as one line, as Slack words them', async () => {
+    await renderPane(slackDetail());
+    const topic = within(log()).getByText('Bob Builder set the channel topic: Ship it in #random');
+    expect(topic.closest('article')).toBeNull();
+    expect(topic.className).toBe('system-line');
+    expect(within(log()).getByText('Bob Builder renamed the channel from "a" to "b"')).toBeTruthy();
+  });
+
+  it('draws attachments and reactions, with the member’s own reaction marked', async () => {
+    await renderPane(slackDetail());
+    const card = messageWith('Database unreachable');
+    expect(within(card).getByRole('link', { name: 'Database unreachable' }).getAttribute('href')).toBe('https://pd.example/i/1');
+    expect(card.querySelector<HTMLElement>('.attachment')!.style.getPropertyValue('--bar')).toBe('#a30200');
+    const eyes = within(card).getByRole('listitem', { name: ':eyes: 2 reactions, including you' });
+    expect(eyes.className).toBe('reaction mine');
+  });
+
+  it('names channels, user groups and custom emoji from the conversation’s mentions (an Object key is no name)', async () => {
+    await renderPane(slackDetail());
+    const article = within(log()).getAllByText('#random', { selector: '.mention' })[0]!.closest('article')!;
+    expect(Array.from(article.querySelectorAll('.mention')).map((m) => m.textContent)).toEqual(['#random', '#random', '@oncall', '#constructor']);
+    expect(within(article).getByRole('img', { name: ':partyparrot:' }).getAttribute('src')).toBe('https://emoji.example/pp.gif');
+  });
+
+  it('searches what the member can read: resolved_text, else text', async () => {
+    const { events } = await renderPane(slackDetail());
+    await events.keyboard('/');
+    await events.keyboard('db-1');
+    expect(screen.getByText('1 / 1')).toBeTruthy();
+    expect(within(log()).getAllByRole('article').filter((a) => a.classList.contains('highlighted'))).toEqual([messageWith('Database unreachable')]);
+  });
+});

@@ -104,6 +104,20 @@ describe('MessageText: elements', () => {
   });
 });
 
+describe('MessageText: custom emoji', () => {
+  it("renders a workspace emoji as an <img> named by its code, and an alias as what it points to", () => {
+    const lookup: MrkdwnNames = { ...names, emoji: (name) => ({ partyparrot: 'https://emoji.example/pp.gif', pp: 'alias:partyparrot', yes: 'alias:+1' } as Record<string, string | undefined>)[name] };
+    const root = show('yay :partyparrot: :pp: :yes: :nope:', lookup);
+    const imgs = screen.getAllByRole('img').filter((el) => el.tagName === 'IMG');
+    expect(imgs.map((img) => [img.getAttribute('alt'), img.getAttribute('src')])).toEqual([
+      [':partyparrot:', 'https://emoji.example/pp.gif'],
+      [':pp:', 'https://emoji.example/pp.gif'],
+    ]);
+    expect(screen.getByRole('img', { name: ':yes:' }).textContent).toBe('👍');
+    expect(root.textContent).toBe('yay   👍 :nope:');
+  });
+});
+
 describe('MessageText: hostile text stays inert', () => {
   it('a javascript: link shows its label and no link', () => {
     const root = show('<javascript:alert(1)|x>');
@@ -185,12 +199,15 @@ describe('MessageText: re-checks the tokens it renders', () => {
       { kind: 'link', url: 'https://ok.example', label: 'ok\u202Etxt' },
       { kind: 'user', id: 'U1', name: 'ev\u202Eil' },
       { kind: 'channel', id: 'C1', name: 'ge\u2067n' },
+      { kind: 'emoji', code: 'evil', char: null, url: 'javascript:alert(1)' },
+      { kind: 'emoji', code: 'mail', char: null, url: 'mailto:a@b.example' },
     ];
     const root = show('ignored');
+    expect(root.querySelector('img')).toBeNull();
     const links = root.querySelectorAll('a');
     expect(links).toHaveLength(1);
     expect(links[0]!.getAttribute('href')).toBe('https://ok.example');
     expect(links[0]!.textContent).toBe('oktxt');
-    expect(root.textContent).toBe('xoktxt@evil#gen');
+    expect(root.textContent).toBe('xoktxt@evil#gen:evil::mail:');
   });
 });

@@ -5,22 +5,56 @@
  */
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { DEFERRED_PENDING_APPLY_MS, MESSAGE_BOX_MAX_HEIGHT_PX, MESSAGE_BOX_MIN_HEIGHT_PX, MESSAGE_HIGHLIGHT_MS } from '../../model/constants';
-import { threadTitle, tokenize, tokensToPlain } from '../../model/mrkdwn';
+import { stripBidi, threadTitle, tokenize, tokensToPlain } from '../../model/mrkdwn';
 import { avatarOf, conversationTitle, displayName } from '../../model/rows';
+import { isSystemSubtype } from '../../model/slack';
+import { authorName, isAppMessage, isExternalAuthor, systemLine, type ContentNames } from '../../model/slackContent';
 import { messageTime } from '../../model/time';
 import { compareTs, tsToMs } from '../../model/ts';
-import type { Message, UserData } from '../../model/types';
+import type { MentionData, Message, UserData } from '../../model/types';
 import { command } from '../engine';
 import { useConversation } from '../hooks/useEngine';
 import { isMod } from '../keyboard/shortcuts';
 import { Link } from 'react-router';
 import { useFeatureFlag } from '../hooks/useFeatureFlag';
 import { Avatar } from './Avatar';
-import { MessageText } from './MessageText';
+import { MessageContent } from './MessageContent';
 import { SearchIcon } from './Icons';
 import { RefinePanel } from './RefinePanel';
 
-type Names = { user(id: string): string | undefined };
+type Names = ContentNames;
+
+/** An own entry of a names record (never one of Object's), when it is a string. */
+function entry(record: Record<string, string> | undefined, key: string): string | undefined {
+  if (!record || !Object.hasOwn(record, key)) return undefined;
+  const value = record[key];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** The browser's IANA time zone, for Slack's dates. */
+function browserTimeZone(): string | undefined {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Names for a conversation's content: people from its members, channels, user groups and custom
+ * emoji from its mentions, the browser's time zone and clock, and the member's own id.
+ */
+function contentNames(users: Map<string, UserData>, mentions: MentionData | undefined, me: string | undefined, now: number): Names {
+  return {
+    user: (uid) => (users.get(uid) ? displayName(users.get(uid), uid) : undefined),
+    channel: (cid) => entry(mentions?.channels, cid),
+    usergroup: (sid) => entry(mentions?.usergroups, sid),
+    emoji: (name) => entry(mentions?.emoji, name),
+    timeZone: browserTimeZone(),
+    now,
+    ...(me ? { me } : {}),
+  };
+}
 
 export interface OpenRequest {
   /** A message to scroll to and highlight for 3 s (opening from a message result). */
@@ -44,8 +78,12 @@ export function ConversationPane({ id, onClose, now, request }: { id: string; on
   const box = useRef<HTMLTextAreaElement>(null);
   const messagesRef = useRef<HTMLDivElement>(null);
   const users = useMemo(() => new Map<string, UserData>(Object.entries(detail?.members ?? {})), [detail?.members]);
-  const names = useMemo<Names>(() => ({ user: (uid) => (users.get(uid) ? displayName(users.get(uid), uid) : undefined) }), [users]);
+  const mentions = detail?.mentions;
+  const me = detail?.me;
+  const names = useMemo(() => contentNames(users, mentions, me, now), [users, mentions, me, now]);
   const messages = useMemo(() => detail?.messages ?? [], [detail?.messages]);
+  /** The workspace's team, as Slack stamps it on the member's own messages (to tell external people). */
+  const homeTeam = useMemo(() => messages.find((m) => m.user === me && m.user_team)?.user_team, [messages, me]);
   const profiles = useFeatureFlag('userProfile') === true;
   const aiEnabled = useFeatureFlag('aiEnabled') === true;
 
@@ -54,7 +92,6 @@ export function ConversationPane({ id, onClose, now, request }: { id: string; on
   useEffect(() => {
     if (readMark === null && detail?.status === 'loaded' && detail.conversation) setReadMark(detail.conversation.last_read);
   }, [detail, readMark]);
-  const me = detail?.me;
   const firstNew = useMemo(() => {
     // An empty read mark means never read: the divider goes before the first message from someone else.
     if (readMark === null) return -1;
@@ -65,7 +102,7 @@ export function ConversationPane({ id, onClose, now, request }: { id: string; on
   const matches = useMemo(() => {
     const q = query.trim().toLowerCase();
     if (!q) return [];
-    return messages.filter((m) => tokensToPlain(tokenize(m.text, names)).toLowerCase().includes(q)).map((m) => m.ts);
+    return messages.filter((m) => tokensToPlain(tokenize(m.resolved_text ?? m.text, names)).toLowerCase().includes(q)).map((m) => m.ts);
   }, [messages, query, names]);
   const current = matches.length ? matches[Math.min(match, matches.length - 1)] : undefined;
   useEffect(() => {
@@ -199,6 +236,7 @@ export function ConversationPane({ id, onClose, now, request }: { id: string; on
             divider={i === firstNew}
             highlighted={m.ts === current || m.ts === flash}
             profiles={profiles}
+            homeTeam={homeTeam}
           />
         ))}
         <div ref={endRef} />
@@ -245,6 +283,8 @@ interface ItemProps {
   highlighted: boolean;
   /** Authors link to their profile (the user-profile flag). */
   profiles: boolean;
+  /** The workspace's team id, when known. */
+  homeTeam?: string;
 }
 
 function MessageBlock({ divider, ...props }: ItemProps & { divider: boolean }) {
@@ -260,17 +300,45 @@ function MessageBlock({ divider, ...props }: ItemProps & { divider: boolean }) {
   );
 }
 
-function MessageItem({ message, users, names, now, highlighted, profiles }: ItemProps) {
+/**
+ * Who wrote a message, as shown: the user record, else the app's bot profile, else the name a
+ * webhook posted under, else an external person's profile; the id or 'Unknown' only when none is there.
+ */
+function authorOf(message: Message, user: UserData | undefined, names: Names, uid: string): string {
+  const known = user ? stripBidi(displayName(user, '')).trim() : '';
+  return known || authorName(message, names) || uid || 'Unknown';
+}
+
+function AuthorBadges({ app, external }: { app: boolean; external: boolean }) {
+  return (
+    <>
+      {app && (
+        <span className="app-badge" title="An app or integration">
+          APP
+        </span>
+      )}
+      {external && (
+        <span className="external-badge" title="From another organization">
+          external
+        </span>
+      )}
+    </>
+  );
+}
+
+function MessageItem({ message, users, names, now, highlighted, profiles, homeTeam }: ItemProps) {
   const uid = message.user ?? '';
   const user = message.user_data ?? users.get(uid);
-  const name = displayName(user, uid || 'Unknown');
-  if (message.subtype === 'channel_join' || message.subtype === 'channel_leave') {
+  const name = authorOf(message, user, names, uid);
+  if (isSystemSubtype(message.subtype)) {
     return (
       <div className="system-line" data-ts={message.ts}>
-        {name} {message.subtype === 'channel_join' ? 'joined the channel' : 'left the channel'}
+        {systemLine(message, { ...names, user: (id) => (id === uid ? name : names.user(id)) })}
       </div>
     );
   }
+  const app = isAppMessage(message);
+  const external = !app && isExternalAuthor(message, user !== undefined, homeTeam);
   return (
     <article className={`message${message.pending ? ' pending' : ''}${highlighted ? ' highlighted' : ''}`} data-ts={message.ts}>
       {profiles && uid ? (
@@ -289,15 +357,16 @@ function MessageItem({ message, users, names, now, highlighted, profiles }: Item
           ) : (
             <span className="message-author">{name}</span>
           )}
+          <AuthorBadges app={app} external={external} />
           <time className="muted small">{message.pending ? 'Sending...' : messageTime(tsToMs(message.ts), now)}</time>
         </div>
         <div className="message-text">
-          <MessageText text={message.text} names={names} />
+          <MessageContent message={message} names={names} />
         </div>
         {message.threads && message.threads.length > 0 && (
           <div className="thread-replies">
             {message.threads.map((r) => (
-              <MessageItem key={r.ts} message={r} users={users} names={names} now={now} highlighted={false} profiles={profiles} />
+              <MessageItem key={r.ts} message={r} users={users} names={names} now={now} highlighted={false} profiles={profiles} homeTeam={homeTeam} />
             ))}
           </div>
         )}

@@ -1,6 +1,7 @@
 /**
  * A message's Slack markup as React elements (DESIGN §6): tokens from src/model/mrkdwn, each
- * turned into an element whose text React escapes; no HTML string is ever injected.
+ * turned into an element whose text React escapes; no HTML string is ever injected. Links are
+ * re-checked (http, https, mailto) and a custom emoji's picture must be http or https.
  */
 import { Fragment, useMemo, type ReactNode } from 'react';
 import { isSafeUrl, stripBidi, tokenize, type MrkdwnNames, type Token } from '../../model/mrkdwn';
@@ -8,6 +9,11 @@ import { isSafeUrl, stripBidi, tokenize, type MrkdwnNames, type Token } from '..
 /** Quotes and pre blocks are blocks: a newline right after one would add an empty line. */
 function isBlock(token: Token | undefined): boolean {
   return token?.kind === 'quote' || token?.kind === 'pre';
+}
+
+/** A custom emoji's picture address: http or https only. */
+export function isImageUrl(url: string | undefined): url is string {
+  return typeof url === 'string' && /^https?:\/\//i.test(url) && isSafeUrl(url);
 }
 
 function renderTokens(tokens: Token[]): ReactNode[] {
@@ -56,16 +62,23 @@ function renderToken(token: Token): ReactNode {
       );
     }
     case 'emoji':
-      return token.char === null ? (
-        `:${token.code}:`
-      ) : (
-        <span className="emoji" role="img" aria-label={`:${token.code}:`}>
-          {token.char}
-        </span>
-      );
+      if (token.char !== null) {
+        return (
+          <span className="emoji" role="img" aria-label={`:${token.code}:`}>
+            {token.char}
+          </span>
+        );
+      }
+      if (isImageUrl(token.url)) return <img className="emoji custom-emoji" src={token.url} alt={`:${token.code}:`} loading="lazy" referrerPolicy="no-referrer" />;
+      return `:${token.code}:`;
     case 'newline':
       return <br />;
   }
+}
+
+/** Tokens already made (by the model's content renderer) as inline elements. */
+export function Tokens({ tokens }: { tokens: Token[] }) {
+  return <>{renderTokens(tokens)}</>;
 }
 
 export function MessageText({ text, names }: { text: string; names: MrkdwnNames }) {
