@@ -136,16 +136,14 @@ function AttachmentCard({ node, names }: { node: AttachmentNode; names: ContentN
         )}
         {node.text.length > 0 && <Mrkdwn tokens={node.text} className="attachment-text" />}
         {node.fields.length > 0 && (
-          <dl className="attachment-fields">
+          <div className="attachment-fields">
             {node.fields.map((field, i) => (
               <div key={i} className={field.short ? 'attachment-field short' : 'attachment-field'}>
-                {field.title && <dt>{field.title}</dt>}
-                <dd>
-                  <Mrkdwn tokens={field.value} />
-                </dd>
+                {field.title && <div className="attachment-field-title">{field.title}</div>}
+                <Mrkdwn tokens={field.value} />
               </div>
             ))}
-          </dl>
+          </div>
         )}
         {node.image && (
           <div className="block-image">
