@@ -1,7 +1,7 @@
 /** What the search palette lists (SPEC §2.8), and the worker's local match over what it holds. */
 import { avatarOf, conversationTitle, displayName } from './rows';
 import { tokenize, tokensToPlain } from './mrkdwn';
-import type { ConversationSummary, ConversationType, User, UserData } from './types';
+import type { ConversationSummary, ConversationType, MentionData, User, UserData } from './types';
 
 export type PaletteItem =
   | { kind: 'conversation'; id: string; title: string; subtitle?: string; type: ConversationType; is_private: boolean; unread?: number }
@@ -117,10 +117,16 @@ export interface ServerSearch {
     messages: Array<{ id: string; ts: string; conversation_id: string; conversation_name: string; text: string; user: { name: string } }>;
     users: User[];
   };
+  /** Names of the hits' channel and user group mentions (Sift's addition to SPEC §7.5). */
+  mentions?: MentionData;
 }
 
 export function serverSections(body: ServerSearch, users: ReadonlyMap<string, UserData>): PaletteSections {
-  const names = { user: (id: string) => { const u = users.get(id); return u ? displayName(u, id) : undefined; } };
+  const names = {
+    user: (id: string) => { const u = users.get(id); return u ? displayName(u, id) : undefined; },
+    channel: (id: string) => body.mentions?.channels?.[id],
+    usergroup: (id: string) => body.mentions?.usergroups?.[id],
+  };
   return {
     conversations: body.results.conversations.map((c) => conversationItem(c, users)),
     messages: body.results.messages.map((m) => ({

@@ -2,25 +2,31 @@
 
 export interface NameLookup {
   user(id: string): string | undefined;
+  /** A channel's name, for `<#C…>` and `<#C…|>` (no label). */
+  channel?(id: string): string | undefined;
+  /** A user group's handle, for `<!subteam^S…>`. */
+  usergroup?(id: string): string | undefined;
 }
 
 const ENTITIES: Record<string, string> = { '&lt;': '<', '&gt;': '>', '&amp;': '&' };
 
 /**
- * Slack markup as plain text: `<@U1>` → @name, `<#C1|name>` → #name, `<url|label>` → label,
- * `<!here>` → @here, entities decoded. Emphasis markers and emoji codes are kept.
+ * Slack markup as plain text: `<@U1>` → @name, `<#C1|name>` → #name (`<#C1>` and `<#C1|>` → the
+ * lookup's name), `<url|label>` → label, `<!here>` → @here, `<!subteam^S1>` → @handle, entities
+ * decoded. Emphasis markers and emoji codes are kept.
  */
 export function plainText(text: string, names: NameLookup): string {
   return text
     .replace(/<([^<>]*)>/g, (_m, inner: string) => {
       const [target = '', label] = inner.split('|', 2);
-      if (target.startsWith('@')) return `@${label ?? names.user(target.slice(1)) ?? target.slice(1)}`;
-      if (target.startsWith('#')) return `#${label ?? target.slice(1)}`;
+      if (target.startsWith('@')) return `@${label || names.user(target.slice(1)) || target.slice(1)}`;
+      if (target.startsWith('#')) return `#${label || names.channel?.(target.slice(1)) || target.slice(1)}`;
       if (target.startsWith('!')) {
         // <!here>, <!channel>, <!subteam^S1|@team> are mentions; <!date^…|fallback> shows its fallback.
-        const command = target.slice(1).split('^')[0]!;
+        const [command = '', id = ''] = target.slice(1).split('^');
         const mention = ['here', 'channel', 'everyone', 'subteam'].includes(command);
         if (label) return mention && !label.startsWith('@') ? `@${label}` : label;
+        if (command === 'subteam') return `@${names.usergroup?.(id) || 'subteam'}`;
         return mention ? `@${command}` : '';
       }
       return label ?? target;

@@ -36,6 +36,26 @@ describe('plainText', () => {
     expect(plainText(input, names)).toBe(expected);
   });
 
+  const slackNames: NameLookup = {
+    ...names,
+    channel: (id) => ({ C7: 'incident-review' } as Record<string, string | undefined>)[id],
+    usergroup: (id) => ({ S5: 'oncall-payments' } as Record<string, string | undefined>)[id],
+  };
+  it.each([
+    // channel mentions Slack sends without a label are named by the lookup; a label wins
+    ['<#C7>', '#incident-review'],
+    ['<#C7|>', '#incident-review'],
+    ['<#C7|old-name>', '#old-name'],
+    ['<#C8|>', '#C8'],
+    // user groups: the label, else the lookup's handle, else 'subteam'
+    ['<!subteam^S5>', '@oncall-payments'],
+    ['<!subteam^S5|@sre>', '@sre'],
+    ['<!subteam^S9>', '@subteam'],
+    ['<@U1|>', '@Ada Lovelace'],
+  ])('with channel and user group names, plainText(%j) is %j', (input, expected) => {
+    expect(plainText(input, slackNames)).toBe(expected);
+  });
+
   it.each([
     // hostile inputs stay text: a link's label, never its target, and never markup
     ['<javascript:alert(1)|x>', 'x'],

@@ -21,6 +21,8 @@ export const AI_CONTEXT_MESSAGES = 5;
 
 /** `<@U…>` mentions in Slack markup. */
 const MENTION = /<@([A-Z0-9]+)(?:\|[^>]*)?>/g;
+const CHANNEL_MENTION = /<#([A-Z0-9]{2,24})(?:\|[^>]*)?>/g;
+const USERGROUP_MENTION = /<!subteam\^([A-Z0-9]{2,24})(?:\|[^>]*)?>/g;
 
 /**
  * People and channel names, each looked up once per build: `load` reads every person (a run
@@ -31,6 +33,8 @@ export class AiDirectory {
   private readonly users = new Map<string, User | null>();
   private loaded = false;
   private readonly channelNames = new Map<string, string | null>();
+  /** Channels and user groups that messages mention, by id (loaded by `ensureTexts`). */
+  private readonly mentioned = { channels: new Map<string, string>(), usergroups: new Map<string, string>() };
 
   constructor(
     private readonly store: Store,
@@ -56,8 +60,29 @@ export class AiDirectory {
   }
 
   /** The people a message names: its author and everyone it mentions. */
-  static people(message: { user?: string | null; text: string }): string[] {
-    return [message.user ?? '', ...[...message.text.matchAll(MENTION)].map((m) => m[1]!)].filter(Boolean);
+  static people(message: { user?: string | null; text: string; resolved_text?: string }): string[] {
+    return [message.user ?? '', ...[...readableText(message).matchAll(MENTION)].map((m) => m[1]!)].filter(Boolean);
+  }
+
+  /** Makes sure everyone and everything these messages name is known: people, mentioned channels and user groups. */
+  async ensureTexts(messages: ReadonlyArray<{ user?: string | null; text: string; resolved_text?: string }>): Promise<this> {
+    await this.ensure(messages.flatMap((m) => AiDirectory.people(m)));
+    const channels = new Set<string>();
+    const groups = new Set<string>();
+    for (const m of messages) {
+      const text = readableText(m);
+      for (const match of text.matchAll(CHANNEL_MENTION)) if (!this.mentioned.channels.has(match[1]!)) channels.add(match[1]!);
+      for (const match of text.matchAll(USERGROUP_MENTION)) if (!this.mentioned.usergroups.has(match[1]!)) groups.add(match[1]!);
+    }
+    const unknown: string[] = [];
+    for (const id of channels) {
+      const name = await this.channelName(id);
+      if (name) this.mentioned.channels.set(id, name);
+      else unknown.push(id);
+    }
+    for (const [id, name] of Object.entries(await this.store.sourceNames(this.workspaceId, 'channel', unknown))) this.mentioned.channels.set(id, name);
+    for (const [id, name] of Object.entries(await this.store.sourceNames(this.workspaceId, 'usergroup', [...groups]))) this.mentioned.usergroups.set(id, name);
+    return this;
   }
 
   user(id: string): User | undefined {
@@ -73,7 +98,7 @@ export class AiDirectory {
 
   /** Slack markup as plain text with this workspace's names. */
   plain(text: string): string {
-    return plainText(text, { user: (id) => this.nameOf(id) });
+    return plainText(text, { user: (id) => this.nameOf(id), channel: (id) => this.mentioned.channels.get(id), usergroup: (id) => this.mentioned.usergroups.get(id) });
   }
 
   /** The name of a channel (for a thread: its parent's), cached. */
@@ -115,7 +140,7 @@ export async function aiMessagesOf(store: Store, directory: AiDirectory, workspa
   const readable = recent.filter((m) => !isSystemSubtype(m.subtype));
   const unread = readable.filter((m) => compareTs(m.ts, summary.last_read) > 0 && m.user !== memberId);
   const chosen = unread.length > 0 ? unread : readable.slice(-AI_CONTEXT_MESSAGES);
-  await directory.ensure(chosen.flatMap((m) => AiDirectory.people(m)));
+  await directory.ensureTexts(chosen);
   return chosen.map((m) => directory.aiMessage(m, memberId));
 }
 

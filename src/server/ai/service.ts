@@ -356,7 +356,7 @@ export class AiService {
     }
     const ranked = [...seen.values()].sort((a, b) => b.score - a.score).slice(0, topK);
     const best = ranked[0]?.score ?? 1;
-    await directory.ensure(ranked.flatMap(({ hit }) => AiDirectory.people(hit)));
+    await directory.ensureTexts(ranked.map(({ hit }) => hit));
     const retrieved: RetrievedMessage[] = [];
     for (const { hit, score } of ranked) {
       const summary = await store.getConversation(session.workspaceId, session.userId, hit.conversation_id);

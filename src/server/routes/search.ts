@@ -13,6 +13,7 @@ import { tsToMs } from '../../model/ts';
 import type { ConversationSummary, User, UserData } from '../../model/types';
 import type { AppContext, AppEnv } from '../app';
 import { parseQuery } from '../http';
+import { mentionsOf } from '../mentions';
 
 /** The FTS5 query of the member's text: quoted words (no operators), the last one a prefix; null when there is no word. */
 export function ftsQuery(text: string): string | null {
@@ -123,9 +124,12 @@ export function searchRoutes(ctx: AppContext) {
       }
     }
 
+    // Names for the hits' channel and user group mentions and custom emoji, as a conversation gets them.
+    const mentions = messages.length ? await mentionsOf(ctx.store, s.workspaceId, s.userId, messages.map((m) => ({ ts: String(m.ts), text: String(m.text), channel: String(m.conversation_id) }))) : {};
     return c.json({
       success: true,
       results: { conversations, messages, users: people },
+      ...(Object.keys(mentions).length ? { mentions } : {}),
       sorting_metrics: {
         query: q,
         type,

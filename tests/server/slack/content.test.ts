@@ -96,6 +96,12 @@ describe('Slack content, as Slack sends it', () => {
       const hits = res.body.results.messages as Array<{ conversation_id: string; ts: string }>;
       expect(hits.map((h) => `${h.conversation_id}/${h.ts}`), word).toContain(`${channel}/${ts}`);
     }
+    // A hit's channel mention without a label is named in the answer's mentions.
+    const mentioning = await call(`/api/search?q=${encodeURIComponent('incident review')}&type=messages`);
+    const x = extras();
+    if ((mentioning.body.results.messages as Array<{ text: string }>).some((m) => m.text.includes(`<#${x.notJoined}`))) {
+      expect(mentioning.body.mentions?.channels?.[x.notJoined]).toBe('incident-review');
+    }
     // A webhook bot's post (subtype bot_message) is searchable too.
     const res = await call('/api/search?q=HighRequestLatency&type=messages');
     expect((res.body.results.messages as unknown[]).length).toBeGreaterThan(0);
