@@ -99,6 +99,8 @@ export interface ConversationDetail {
   mentions?: MentionData;
   /** The member's own user id. */
   me?: string;
+  /** The member's workspace id (Slack: the team id that people of other organizations do not share). */
+  workspaceId?: string;
   messages: Message[];
   error?: HttpError;
 }
@@ -414,26 +416,40 @@ export function createEngine(options: EngineOptions) {
     scheduler,
   ).pipe(shareLatest());
 
-  const windowRanges = new Map<string, BehaviorSubject<WindowRange>>();
+  /**
+   * Each list's range, by the page's key, with how many subscriptions read it. A list that remounts
+   * subscribes again under the same key before its old subscription's teardown reaches the worker
+   * (both cross Comlink asynchronously), so a range is dropped only when its last reader leaves:
+   * dropping it on the first teardown orphaned the new reader, and later ranges (a filter, a
+   * scroll) never reached it.
+   */
+  const windowRanges = new Map<string, { range: BehaviorSubject<WindowRange>; readers: number }>();
   const rangeOf = (key: string) => {
-    let range = windowRanges.get(key);
-    if (!range) windowRanges.set(key, (range = new BehaviorSubject<WindowRange>({ viewId: 'inbox', start: 0, end: 0, layout: FLAT_LAYOUT, previewLength: PREVIEW_LENGTH })));
-    return range;
+    let entry = windowRanges.get(key);
+    if (!entry) windowRanges.set(key, (entry = { range: new BehaviorSubject<WindowRange>({ viewId: 'inbox', start: 0, end: 0, layout: FLAT_LAYOUT, previewLength: PREVIEW_LENGTH }), readers: 0 }));
+    return entry;
   };
 
   /** A list window: slots [start, end) of a view in a layout, re-sent when the view, the layout or the range changes. */
   function viewWindow(key: string): Observable<ViewWindow> {
-    return combineLatest([rangeOf(key), storeVersion$.pipe(auditTime(16, scheduler), startWith(store.version))]).pipe(
-      map(([range]) => store.window(range.viewId, range.start, range.end, range.layout, range.previewLength)),
-      distinctUntilChanged(
-        (a, b) => a.viewId === b.viewId && a.version === b.version && a.start === b.start && a.items.length === b.items.length && a.total === b.total,
-      ),
-      finalize(() => windowRanges.delete(key)),
-    );
+    return defer(() => {
+      const entry = rangeOf(key);
+      entry.readers += 1;
+      return combineLatest([entry.range, storeVersion$.pipe(auditTime(16, scheduler), startWith(store.version))]).pipe(
+        map(([range]) => store.window(range.viewId, range.start, range.end, range.layout, range.previewLength)),
+        distinctUntilChanged(
+          (a, b) => a.viewId === b.viewId && a.version === b.version && a.start === b.start && a.items.length === b.items.length && a.total === b.total,
+        ),
+        finalize(() => {
+          entry.readers -= 1;
+          if (entry.readers === 0 && windowRanges.get(key) === entry) windowRanges.delete(key);
+        }),
+      );
+    });
   }
 
   function setWindow(key: string, viewId: string, start: number, end: number, options: { layout?: Layout; previewLength?: number } = {}): void {
-    const range = rangeOf(key);
+    const { range } = rangeOf(key);
     const v = range.value;
     const layout = options.layout ?? FLAT_LAYOUT;
     const previewLength = options.previewLength ?? PREVIEW_LENGTH;
@@ -496,6 +512,7 @@ export function createEngine(options: EngineOptions) {
               members: c.members_data,
               ...(c.mentions ? { mentions: c.mentions } : {}),
               me: store.me,
+              ...(store.workspaceId ? { workspaceId: store.workspaceId } : {}),
               messages,
             })),
           );
@@ -514,6 +531,7 @@ export function createEngine(options: EngineOptions) {
     const status = await http.request<AuthStatus>('/api/auth/status');
     if (status.authenticated && status.user) {
       store.me = status.user.id;
+      store.workspaceId = status.workspace?.id ?? '';
       store.users.set(status.user.id, status.user);
     }
     return status;

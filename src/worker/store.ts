@@ -29,6 +29,8 @@ export class EngineStore {
   /** The member's views as the page lists them: built-in, then custom (focus inboxes). */
   private viewRecords = new Map<string, View>(BUILTIN_VIEW_RECORDS.map((v) => [v.id, v]));
   me = '';
+  /** The member's workspace (a Slack team id in Slack mode): people of other teams are external. */
+  workspaceId = '';
   /** Bumped when the list of views (not their content) changes. */
   viewsVersion = 0;
   /** Bumped on every change the page may need to see. */

@@ -174,6 +174,24 @@ describe('engine over a MessageChannel', () => {
   });
 });
 
+describe('a list that remounts under the same key', () => {
+  it('keeps receiving its windows after the old subscription ends (a filter typed after a remount still filters)', async () => {
+    const all = watch(remoteStream<ViewWindow>((e, o) => e.viewWindow('w3', o)));
+    await command((e) => e.setWindow('w3', 'conversations', 0, 20));
+    const unfiltered = await all.until((w) => w.viewId === 'conversations' && w.total > 1, 'the unfiltered window');
+    // The remount: the new reader subscribes before the old one's teardown reaches the worker.
+    const again = watch(remoteStream<ViewWindow>((e, o) => e.viewWindow('w3', o)));
+    await again.until((w) => w.viewId === 'conversations' && w.total === unfiltered.total, 'the second reader');
+    all.stop();
+    await new Promise((r) => setTimeout(r, 100));
+    const name = rowsOf(unfiltered)[0]!.name;
+    await command((e) => e.setWindow('w3', 'conversations', 0, 20, { layout: { order: 'time', headers: false, collapsed: [], query: name.toUpperCase() } }));
+    const filtered = await again.until((w) => w.total < unfiltered.total, 'the filtered window');
+    expect(rowsOf(filtered).some((r) => r.name === name)).toBe(true);
+    again.stop();
+  });
+});
+
 describe('engine start-up without data (SPEC §4.3)', () => {
   it('answers a 404 on the first page with a full fetch from the workspace, then loads', async () => {
     const server2 = await startTestServer();

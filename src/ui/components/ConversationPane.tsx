@@ -82,8 +82,8 @@ export function ConversationPane({ id, onClose, now, request }: { id: string; on
   const me = detail?.me;
   const names = useMemo(() => contentNames(users, mentions, me, now), [users, mentions, me, now]);
   const messages = useMemo(() => detail?.messages ?? [], [detail?.messages]);
-  /** The workspace's team, as Slack stamps it on the member's own messages (to tell external people). */
-  const homeTeam = useMemo(() => messages.find((m) => m.user === me && m.user_team)?.user_team, [messages, me]);
+  /** The workspace's team (to tell external people): the member's workspace, else as Slack stamps it on the member's own messages. */
+  const homeTeam = useMemo(() => detail?.workspaceId || messages.find((m) => m.user === me && m.user_team)?.user_team, [detail?.workspaceId, messages, me]);
   const profiles = useFeatureFlag('userProfile') === true;
   const aiEnabled = useFeatureFlag('aiEnabled') === true;
 
