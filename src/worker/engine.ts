@@ -436,10 +436,17 @@ export function createEngine(options: EngineOptions) {
       const entry = rangeOf(key);
       entry.readers += 1;
       return combineLatest([entry.range, storeVersion$.pipe(auditTime(16, scheduler), startWith(store.version))]).pipe(
-        map(([range]) => store.window(range.viewId, range.start, range.end, range.layout, range.previewLength)),
+        map(([range]) => ({ range, window: store.window(range.viewId, range.start, range.end, range.layout, range.previewLength) })),
+        // The same range and an unchanged index: nothing to send. Another range (a new filter text, another
+        // order) always sends, even when its window happens to have the same size and version.
         distinctUntilChanged(
-          (a, b) => a.viewId === b.viewId && a.version === b.version && a.start === b.start && a.items.length === b.items.length && a.total === b.total,
+          (a, b) =>
+            a.range === b.range &&
+            a.window.version === b.window.version &&
+            a.window.items.length === b.window.items.length &&
+            a.window.total === b.window.total,
         ),
+        map(({ window }) => window),
         finalize(() => {
           entry.readers -= 1;
           if (entry.readers === 0 && windowRanges.get(key) === entry) windowRanges.delete(key);

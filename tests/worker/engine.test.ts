@@ -10,7 +10,9 @@ import { startEngine, type EngineBootstrap } from '../../src/worker/api';
 import { remoteStream, useEngineForTests, type RemoteEngine, command } from '../../src/ui/engine';
 import type { ViewWindow } from '../../src/model/rows';
 import { rowsOf } from '../fixtures/windows';
-import type { ConversationSummary, LiveState } from '../../src/model/types';
+import type { ConversationSummary, LiveState, UserData } from '../../src/model/types';
+import { EngineStore } from '../../src/worker/store';
+import type { Layout } from '../../src/model/layout';
 import type { ConversationDetail, IncomingMessage, LoadState } from '../../src/worker/engine';
 import type { SearchState } from '../../src/streams/searchResults';
 import type { PaletteItem } from '../../src/model/search';
@@ -189,6 +191,35 @@ describe('a list that remounts under the same key', () => {
     const filtered = await again.until((w) => w.total < unfiltered.total, 'the filtered window');
     expect(rowsOf(filtered).some((r) => r.name === name)).toBe(true);
     again.stop();
+  });
+
+  it('sends the window of a new filter text even when it has as many rows as the last one', async () => {
+    // Two filter texts with the same number of matches (computed over the same data with the worker's own store).
+    const { token } = await signIn(server.url);
+    const data = (await api(server.url, token)<{ data: { conversations: ConversationSummary[]; users: Record<string, UserData> } }>('/api/conversations/data')).body.data;
+    const local = new EngineStore({ warn: () => {} });
+    local.replaceAll(data.conversations, data.users);
+    const layout = (query: string): Layout => ({ order: 'time', headers: false, collapsed: [], query });
+    const idsFor = (q: string) => rowsOf(local.window('conversations', 0, 50, layout(q))).map((r) => r.id).sort();
+    const byCount = new Map<number, string>();
+    let pair: [string, string] | undefined;
+    for (const c of data.conversations.filter((x) => x.type === 'channel')) {
+      const ids = idsFor(c.name);
+      const other = byCount.get(ids.length);
+      if (other !== undefined && idsFor(other).join() !== ids.join()) {
+        pair = [other, c.name];
+        break;
+      }
+      byCount.set(ids.length, c.name);
+    }
+    expect(pair).toBeDefined();
+    const [first, second] = pair!;
+    const win = watch(remoteStream<ViewWindow>((e, o) => e.viewWindow('w4', o)));
+    await command((e) => e.setWindow('w4', 'conversations', 0, 50, { layout: layout(first) }));
+    await win.until((w) => rowsOf(w).map((r) => r.id).sort().join() === idsFor(first).join(), 'the first filter');
+    await command((e) => e.setWindow('w4', 'conversations', 0, 50, { layout: layout(second) }));
+    await win.until((w) => rowsOf(w).map((r) => r.id).sort().join() === idsFor(second).join(), 'the second filter, as many rows');
+    win.stop();
   });
 });
 
