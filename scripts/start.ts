@@ -26,9 +26,12 @@ export function clientIsStale(root = ROOT): boolean {
 export function buildClientIfNeeded(root = ROOT): void {
   if (!clientIsStale(root)) return;
   process.stdout.write('Building the client (vite build)...\n');
+  // Always a production build: started from Vitest (the end-to-end harness), NODE_ENV=test would
+  // otherwise make Vite bundle React's development build, whose StrictMode runs every effect twice.
   const result = spawnSync(process.execPath, [join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--logLevel', 'warn'], {
     cwd: root,
     stdio: 'inherit',
+    env: { ...process.env, NODE_ENV: 'production' },
   });
   if (result.status !== 0) throw new Error('vite build failed');
 }
