@@ -231,6 +231,17 @@ export function isSystemSubtype(subtype: string | undefined | null): boolean {
   return typeof subtype === 'string' && SYSTEM_SUBTYPES.has(subtype);
 }
 
+/**
+ * Subtypes that are no news for a reader: the system lines, and the tombstone Slack leaves of a
+ * deleted thread parent ('This message was deleted.'). They never count as unread, never become
+ * a row's preview, and are not searched.
+ */
+export const QUIET_SUBTYPES: ReadonlySet<string> = new Set([...SYSTEM_SUBTYPES, 'tombstone']);
+
+export function isQuietSubtype(subtype: string | undefined | null): boolean {
+  return typeof subtype === 'string' && QUIET_SUBTYPES.has(subtype);
+}
+
 /** What a reader of a message reads (previews, search, notifications, the AI): its derived text, else its text. */
 export function readableText(m: { text: string; resolved_text?: string }): string {
   return m.resolved_text ?? m.text;

@@ -39,7 +39,7 @@ import type { Logger } from '../model/logger';
 import { PREVIEW_LENGTH } from '../model/constants';
 import { conversationTitle, displayName, type ViewWindow } from '../model/rows';
 import { notificationBody } from '../model/notification';
-import { isSystemSubtype, readableText } from '../model/slack';
+import { isQuietSubtype, readableText } from '../model/slack';
 import { FLAT_LAYOUT, type Layout } from '../model/layout';
 import type { View, ViewUpdateData } from '../model/views';
 import type {
@@ -357,7 +357,7 @@ export function createEngine(options: EngineOptions) {
   /** SPEC §4.8: a new message from another member may raise a notification; own messages and replays never do. */
   function announce(update: MessageUpdateData, isReplay: boolean): void {
     const message = update.message;
-    if (isReplay || !message || !message.user || message.user === store.me || isSystemSubtype(message.subtype)) return;
+    if (isReplay || !message || !message.user || message.user === store.me || isQuietSubtype(message.subtype)) return;
     if (update.action === 'channel_marked' || (update.is_thread && update.action === 'new_message')) return;
     const conversation = store.conversations.get(update.conversation_id);
     const names = { user: (id: string) => { const u = store.users.get(id); return u ? displayName(u, id) : undefined; } };

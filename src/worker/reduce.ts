@@ -11,7 +11,7 @@ import { produce } from 'immer';
 import { compareTs, tsSeconds } from '../model/ts';
 import type { ConversationSummary, Message, MessageUpdateData } from '../model/types';
 import type { Logger } from '../model/logger';
-import { isSystemSubtype, readableText } from '../model/slack';
+import { isQuietSubtype, readableText } from '../model/slack';
 
 /** The summary after a message_update; `me` is the member's user id. */
 export function reduceSummary(
@@ -43,7 +43,7 @@ export function reduceSummary(
   const message = data.message;
   if (!summary || !message) return summary;
   if (compareTs(message.ts, summary.latest_message?.ts) <= 0) return summary;
-  const system = isSystemSubtype(message.subtype);
+  const system = isQuietSubtype(message.subtype);
   return produce(summary, (draft) => {
     // A system line moves the activity, never the preview.
     if (!system) draft.latest_message = { ts: message.ts, text: readableText(message), ...(message.user ? { user: message.user } : {}) };

@@ -9,7 +9,7 @@ import { plainText } from '../../model/text';
 import { compareTs } from '../../model/ts';
 import type { Store, UnreadConversation } from '../store/types';
 import type { AiMessage, ClassifyInput } from './types';
-import { isSystemSubtype, readableText } from '../../model/slack';
+import { isQuietSubtype, readableText } from '../../model/slack';
 
 /** Slack's own bot: its user record says is_bot false, but nobody is waiting for a reply from it. */
 const SLACKBOT = 'USLACKBOT';
@@ -137,7 +137,7 @@ export async function aiConversationName(directory: AiDirectory, summary: AiConv
 /** The messages to read of a conversation: the unread ones (newest AI_UNREAD_MESSAGES), else the last few. */
 export async function aiMessagesOf(store: Store, directory: AiDirectory, workspaceId: string, summary: AiConversationRef, memberId: string): Promise<AiMessage[]> {
   const recent = await store.listMessages(workspaceId, summary.id, AI_UNREAD_MESSAGES);
-  const readable = recent.filter((m) => !isSystemSubtype(m.subtype));
+  const readable = recent.filter((m) => !isQuietSubtype(m.subtype));
   const unread = readable.filter((m) => compareTs(m.ts, summary.last_read) > 0 && m.user !== memberId);
   const chosen = unread.length > 0 ? unread : readable.slice(-AI_CONTEXT_MESSAGES);
   await directory.ensureTexts(chosen);

@@ -3,10 +3,10 @@
  * transaction, and bumps `user_version`. Append new entries; never edit a shipped one.
  */
 import type Database from 'better-sqlite3';
-import { SYSTEM_SUBTYPES } from '../../model/slack';
+import { QUIET_SUBTYPES } from '../../model/slack';
 
-/** SQL list of the subtypes shown as system lines (they never count as unread, preview or search hit). */
-export const SYSTEM_SUBTYPES_SQL = `(${[...SYSTEM_SUBTYPES].map((s) => `'${s}'`).join(', ')})`;
+/** SQL list of the subtypes that are no news (system lines, tombstones): never unread, a preview or a search hit. */
+export const QUIET_SUBTYPES_SQL = `(${[...QUIET_SUBTYPES].map((s) => `'${s}'`).join(', ')})`;
 
 export const MIGRATIONS: readonly string[] = [
   // 1: the workspace, its members' state, sessions and the event log.
@@ -164,12 +164,12 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE messages ADD COLUMN content TEXT;
   ALTER TABLE messages ADD COLUMN resolved_text TEXT;
   DROP TRIGGER messages_searchable;
-  CREATE TRIGGER messages_searchable AFTER INSERT ON messages WHEN new.subtype IS NULL OR new.subtype NOT IN ${SYSTEM_SUBTYPES_SQL} BEGIN
+  CREATE TRIGGER messages_searchable AFTER INSERT ON messages WHEN new.subtype IS NULL OR new.subtype NOT IN ${QUIET_SUBTYPES_SQL} BEGIN
     INSERT INTO message_search (text, workspace_id, conversation_id, ts, user)
     VALUES (COALESCE(new.resolved_text, new.text), new.workspace_id, new.conversation_id, new.ts, new.user);
   END;
   INSERT INTO message_search (text, workspace_id, conversation_id, ts, user)
-    SELECT text, workspace_id, conversation_id, ts, user FROM messages WHERE subtype IS NOT NULL AND subtype NOT IN ${SYSTEM_SUBTYPES_SQL};
+    SELECT text, workspace_id, conversation_id, ts, user FROM messages WHERE subtype IS NOT NULL AND subtype NOT IN ${QUIET_SUBTYPES_SQL};
   CREATE TABLE source_names (
     workspace_id TEXT NOT NULL, kind TEXT NOT NULL CHECK (kind IN ('channel', 'usergroup', 'emoji')), id TEXT NOT NULL, name TEXT NOT NULL,
     PRIMARY KEY (workspace_id, kind, id)

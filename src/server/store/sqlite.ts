@@ -8,8 +8,8 @@ import Database from 'better-sqlite3';
 import type { AiCategory, ConversationSummary, Message, User, UserData, Workspace } from '../../model/types';
 import { compareTs, maxTs, tsAfter, tsSeconds } from '../../model/ts';
 import { BUILTIN_VIEWS, byPosition, type BuiltinView, type CustomView } from '../../model/views';
-import { migrate, SYSTEM_SUBTYPES_SQL } from './migrations';
-import { isSystemSubtype, SLACK_CONTENT_KEYS, type SlackContent } from '../../model/slack';
+import { migrate, QUIET_SUBTYPES_SQL } from './migrations';
+import { isQuietSubtype, SLACK_CONTENT_KEYS, type SlackContent } from '../../model/slack';
 import type { Lesson } from '../ai/types';
 import {
   LESSON_CAP,
@@ -248,7 +248,7 @@ function toCustomView(row: CustomViewRow): CustomView {
  * statistics, SQLite prefers a prefix of the primary key (workspace, user, conversation)
  * and scans every member row of the workspace instead.
  */
-const COUNTS_AS_UNREAD = `(subtype IS NULL OR subtype NOT IN ${SYSTEM_SUBTYPES_SQL})`;
+const COUNTS_AS_UNREAD = `(subtype IS NULL OR subtype NOT IN ${QUIET_SUBTYPES_SQL})`;
 
 export class SqliteStore implements Store {
   readonly db: Database.Database;
@@ -529,7 +529,7 @@ export class SqliteStore implements Store {
         `INSERT INTO messages (workspace_id, conversation_id, ts, user, text, subtype, thread_ts, reply_count, client_msg_id)
          VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?)`,
       ).run(ws, input.conversationId, ts, input.user, input.text, input.subtype ?? null, threadTs, input.client_msg_id ?? null);
-      const system = isSystemSubtype(input.subtype);
+      const system = isQuietSubtype(input.subtype);
 
       const members = JSON.parse(conv.member_ids) as string[];
       if (!members.includes(input.user)) {
@@ -838,7 +838,7 @@ export class SqliteStore implements Store {
         latest.set(m.conversation_id, seen);
         seen.count += 1;
         if (compareTs(m.ts, seen.ts) > 0) seen.ts = m.ts;
-        if (!isSystemSubtype(m.subtype) && compareTs(m.ts, seen.previewTs) > 0) Object.assign(seen, { previewTs: m.ts, user: m.user ?? null, text: resolved ?? m.text });
+        if (!isQuietSubtype(m.subtype) && compareTs(m.ts, seen.previewTs) > 0) Object.assign(seen, { previewTs: m.ts, user: m.user ?? null, text: resolved ?? m.text });
       }
       for (const [id, l] of latest) setLatest.run(l.ts, l.user, l.text, l.count, workspaceId, id);
       for (const c of batch.conversations ?? []) {
@@ -942,7 +942,7 @@ export class SqliteStore implements Store {
           ).run(row.user, row.text, row.subtype, row.thread_ts, row.reply_count, row.content, row.resolved_text, ws, row.conversation_id, row.ts);
           if (stored.text !== row.text || stored.resolved_text !== row.resolved_text || (stored.subtype ?? null) !== row.subtype || stored.content !== row.content || stored.user !== row.user) {
             dropSearch.run(ws, row.conversation_id, row.ts);
-            if (!isSystemSubtype(row.subtype)) {
+            if (!isQuietSubtype(row.subtype)) {
               this.st(`INSERT INTO message_search (text, workspace_id, conversation_id, ts, user) VALUES (?, ?, ?, ?, ?)`).run(
                 row.resolved_text ?? row.text,
                 ws,

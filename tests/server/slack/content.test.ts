@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { api } from '../helpers';
 import { signInSlack, startSlackTestServer, until, type SlackTestServer } from '../slackHelpers';
 import type { Conversation, Message } from '../../../src/model/types';
-import { isSystemSubtype } from '../../../src/model/slack';
+import { isQuietSubtype } from '../../../src/model/slack';
 import { derivedText } from '../../../src/model/slackText';
 import { APP_POSTS } from '../../fixtures/slackAppPosts';
 
@@ -73,18 +73,18 @@ describe('Slack content, as Slack sends it', () => {
     const { conversations } = await server.store.listConversations(server.fake.team.id, server.fake.member.id);
     const byId = new Map(conversations.map((c) => [c.id, c]));
     for (const c of server.fake.workspace.conversations.filter((c) => c.members.includes(server.fake.member.id) && !c.is_archived)) {
-      const readable = c.messages.filter((m) => !isSystemSubtype(m.subtype));
+      const readable = c.messages.filter((m) => !isQuietSubtype(m.subtype));
       const newest = readable.at(-1);
       const summary = byId.get(c.id)!;
       expect(summary, c.id).toBeDefined();
       expect(summary.latest_message?.text ?? '', `preview of ${c.name || c.id}`).toBe(newest ? derivedText(newest as unknown as Message) : '');
       const lastRead = c.lastRead[server.fake.member.id] ?? '0';
-      const unread = c.messages.filter((m) => m.ts > lastRead && m.user !== server.fake.member.id && !isSystemSubtype(m.subtype)).length;
+      const unread = c.messages.filter((m) => m.ts > lastRead && m.user !== server.fake.member.id && !isQuietSubtype(m.subtype)).length;
       expect(summary.unread_count, `unread of ${c.name || c.id}`).toBe(unread);
     }
     // #alerts opens with system lines (topic, purpose, a pinned message, an integration added).
     const alerts = server.fake.workspace.conversations.find((c) => c.id === extras().alerts)!;
-    expect(alerts.messages.some((m) => isSystemSubtype(m.subtype))).toBe(true);
+    expect(alerts.messages.some((m) => isQuietSubtype(m.subtype))).toBe(true);
     expect(byId.get(extras().alerts)!.latest_message!.text.length).toBeGreaterThan(0);
   });
 

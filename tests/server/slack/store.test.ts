@@ -40,6 +40,34 @@ describe('applySourceBatch', () => {
     await store.close();
   });
 
+  it.each([
+    ['channel_topic', '<@UYOU> set the channel topic: Quiet please'],
+    ['pinned_item', '<@UYOU> pinned a message to this channel.'],
+    ['tombstone', 'This message was deleted.'],
+  ])('a %s message is no news: never unread, never the preview, never a search hit', async (subtype, text) => {
+    const store = new SqliteStore(':memory:');
+    await store.upsertWorkspace({ id: WS, name: 'W', source: 'slack' });
+    const b = batch();
+    b.messages!.push({ conversation_id: 'C1', ts: '1700000004.000100', user: 'UYOU', text, subtype });
+    await store.applySourceBatch(WS, b, 1);
+    expect(await store.getConversation(WS, 'UME', 'C1')).toMatchObject({
+      unread_count: 2,
+      // The activity moves; the preview stays on the newest message worth reading.
+      latest_activity: 1700000004,
+      latest_message: { ts: '1700000004.000100', text: 'three', user: 'UYOU' },
+    });
+    expect(await store.searchMessages(WS, 'UME', `"${text.split(' ').at(-1)!.replace(/\W/g, '')}"`, 10)).toEqual([]);
+    // A bot's post (subtype bot_message) is news: unread, the preview, and searchable through its derived text.
+    await store.applySourceBatch(
+      WS,
+      { messages: [{ conversation_id: 'C1', ts: '1700000005.000100', user: 'B1', subtype: 'bot_message', text: '', resolved_text: 'Deploy finished: quasar build' }] },
+      2,
+    );
+    expect(await store.getConversation(WS, 'UME', 'C1')).toMatchObject({ unread_count: 3, latest_message: { text: 'Deploy finished: quasar build' } });
+    expect(await store.searchMessages(WS, 'UME', 'quasar', 10)).toHaveLength(1);
+    await store.close();
+  });
+
   it('applies an edit, a delete, a join and a leave, and answers what changed', async () => {
     const store = new SqliteStore(':memory:');
     await store.upsertWorkspace({ id: WS, name: 'W', source: 'slack' });

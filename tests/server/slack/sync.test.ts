@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { api } from '../helpers';
 import { signInSlack, startSlackTestServer, until, type SlackTestServer } from '../slackHelpers';
 import { RECHECKED_MESSAGES } from '../../../src/server/sources/slack/sync';
-import { isSystemSubtype } from '../../../src/model/slack';
+import { isQuietSubtype } from '../../../src/model/slack';
 import type { FakeConversation, FakeMessage, FakeSlack } from '../../fakes/slackServer';
 
 let server: SlackTestServer;
@@ -15,7 +15,7 @@ afterEach(async () => {
 function expected(fake: FakeSlack) {
   const me = fake.member.id;
   const seen = (c: FakeConversation) => c.members.includes(me) && !c.is_archived;
-  const countsAsUnread = (m: FakeMessage, lastRead: string) => m.ts > lastRead && m.user !== me && !isSystemSubtype(m.subtype);
+  const countsAsUnread = (m: FakeMessage, lastRead: string) => m.ts > lastRead && m.user !== me && !isQuietSubtype(m.subtype);
   const out = new Map<string, { type: string; messages: number; unread: number; name?: string }>();
   for (const c of fake.workspace.conversations.filter(seen)) {
     const lastRead = c.lastRead[me] ?? '0000000000.000000';
