@@ -145,6 +145,23 @@ describe('Slack content, as Slack sends it', () => {
     expect(callsOf('usergroups.list')).toBe(2);
   });
 
+  it("never names a private channel for the workspace: a mention of one shows its id to whoever is not in it", async () => {
+    server = await startSlackTestServer();
+    const fake = server.fake;
+    const me = fake.member.id;
+    // A private channel of the member's that Slack no longer lists for them (archived): the sync may look it up.
+    const secret = fake.workspace.conversations.find((c) => c.kind === 'private_channel' && c.members.includes(me))!;
+    secret.is_archived = true;
+    const general = fake.workspace.conversations.find((c) => c.kind === 'public_channel' && c.members.includes(me) && c.members.length > 2)!;
+    const other = general.members.find((m) => m !== me && fake.workspace.users.some((u) => u.id === m && !u.is_bot))!;
+    fake.post(other, general.id, `See <#${secret.id}> for the plan`);
+    const signIn = await signInSlack(server);
+    await until(async () => (await server.store.getSyncState<{ lastFullSyncAt: number | null }>(fake.team.id, me))?.lastFullSyncAt != null, 20_000, 'initial sync');
+    expect(await server.store.sourceNames(fake.team.id, 'channel', [secret.id])).toEqual({});
+    const page = await conversation(api(server.url, signIn.token), general.id);
+    expect(page.mentions?.channels?.[secret.id]).toBeUndefined();
+  });
+
   it('a bot post and an external person arriving live look as they do after a full sync', async () => {
     const call = await signedIn({ socketMode: true });
     const x = extras();

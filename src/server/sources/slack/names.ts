@@ -121,9 +121,11 @@ export class SlackNames {
         if (named[id]) continue;
         const channel = await this.once('channels', ws, id, async () => {
           const answer = await this.deps.caller.call(await token(), 'conversations.info', { channel: id });
-          return answer.channel as { id?: string; name?: string } | undefined;
+          return answer.channel as { id?: string; name?: string; is_private?: boolean; is_group?: boolean; is_im?: boolean; is_mpim?: boolean } | undefined;
         });
-        if (channel?.name) fresh[id] = channel.name;
+        // Names are kept for the whole workspace: only a public channel's, never a private one this member happens to see.
+        const isPublic = channel && !channel.is_private && !channel.is_group && !channel.is_im && !channel.is_mpim;
+        if (isPublic && typeof channel.name === 'string' && channel.name) fresh[id] = channel.name.slice(0, 200);
       }
       if (Object.keys(fresh).length) await this.deps.store.saveSourceNames(ws, 'channel', fresh);
     }
