@@ -4,6 +4,7 @@
  *   - compiled filters: a focus inbox over 100k conversations against a hand-written predicate,
  *     and one changed conversation re-checked against 20 views;
  *   - the large demo generator's time and peak memory;
+ *   - every reader of Slack text over hostile 10,000- and 40,000-character inputs (linear or not);
  *   - AI triage: the local classifier's accuracy on the demo ground truth and on hand-written
  *     conversations, before and after 10 corrections, and its time at the large size;
  *   - Chromium at the large demo size: hold j for 3 s, then scroll the list to the bottom
@@ -18,6 +19,7 @@ import { benchBrowser } from './browser';
 import { benchLocalMatch, benchServerSearch } from './search';
 import { benchAiAccuracy } from './aiAccuracy';
 import { benchClassifyLarge } from './aiClassify';
+import { benchHostileText } from './hostileText';
 
 const fmt = (ms: number) => `${(ms * 1000).toFixed(1)} µs`;
 const verdicts: Array<[string, boolean]> = [];
@@ -59,6 +61,15 @@ out(
     out(`  server search over ${server.messages.toLocaleString()} messages: p50 ${server.p50.toFixed(1)} ms, p95 ${server.p95.toFixed(1)} ms over ${server.runs} queries (budget p95 ≤ 50 ms)`);
     verdicts.push(['search: server p95', server.p95 <= 50]);
   } else out('  server search: skipped (the large workspace is built by the Chromium part of this bench on its first run)');
+}
+
+{
+  const hostile = benchHostileText();
+  out('\nHostile text, 10,000 vs 40,000 characters (linear ≈ 4×, quadratic ≈ 16×; median of 7)');
+  for (const r of hostile) out(`  ${r.name}: ${r.ms40k.toFixed(2)} ms at 40,000, ratio ${r.ratio.toFixed(2)}`);
+  const slowest = hostile.reduce((a, b) => (b.ms40k > a.ms40k ? b : a));
+  out(`  slowest: ${slowest.name} (${slowest.ms40k.toFixed(2)} ms)`);
+  verdicts.push(['hostile text: every reader linear (ratio ≤ 8)', hostile.every((r) => r.ratio <= 8)]);
 }
 
 {

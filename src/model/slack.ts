@@ -246,3 +246,21 @@ export function isQuietSubtype(subtype: string | undefined | null): boolean {
 export function readableText(m: { text: string; resolved_text?: string }): string {
   return m.resolved_text ?? m.text;
 }
+
+/*
+ * Mention ids in Slack markup. A label (`|…`) never holds a raw '<' (Slack escapes it), so it
+ * stops there: `[^>]*` would scan to the end of the text for every unclosed tag, which made
+ * 40,000 characters of `<#C1|` quadratic (bench/hostileText.ts).
+ */
+const USER_MENTION = /<@([UWB][A-Z0-9]{1,24})(?:\|[^<>]*)?>/g;
+const CHANNEL_MENTION = /<#([CGD][A-Z0-9]{1,24})(?:\|[^<>]*)?>/g;
+const USERGROUP_MENTION = /<!subteam\^([A-Z0-9]{2,24})(?:\|[^<>]*)?>/g;
+
+const idsOf = (pattern: RegExp, text: string): string[] => Array.from(text.matchAll(pattern), (m) => m[1]!);
+
+/** The user ids `<@U…>` mentions name, in order (repeats kept). */
+export const userMentions = (text: string): string[] => idsOf(USER_MENTION, text);
+/** The conversation ids `<#C…>` mentions name. */
+export const channelMentions = (text: string): string[] => idsOf(CHANNEL_MENTION, text);
+/** The user group ids `<!subteam^S…>` mentions name. */
+export const usergroupMentions = (text: string): string[] => idsOf(USERGROUP_MENTION, text);

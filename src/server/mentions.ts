@@ -6,12 +6,10 @@
  * and emoji from the source's lists. An emoji alias is followed once; only http(s) image
  * addresses are answered.
  */
-import { readableText } from '../model/slack';
+import { channelMentions, readableText, usergroupMentions } from '../model/slack';
 import type { MentionData, Message } from '../model/types';
 import type { Store } from './store/types';
 
-const CHANNEL = /<#([A-Z0-9]{2,24})(?:\|[^>]*)?>/g;
-const USERGROUP = /<!subteam\^([A-Z0-9]{2,24})(?:\|[^>]*)?>/g;
 const EMOJI = /:([a-z0-9_+'-]{1,100}):/g;
 const SKIN_TONE = /::skin-tone-\d$/;
 const IMAGE_URL = /^https?:\/\/[^\s]+$/i;
@@ -24,8 +22,8 @@ export async function mentionsOf(store: Store, workspaceId: string, userId: stri
   const emoji = new Set<string>();
   for (const m of messages) {
     const text = readableText(m);
-    for (const match of text.matchAll(CHANNEL)) if (channels.size < MAX_NAMES) channels.add(match[1]!);
-    for (const match of text.matchAll(USERGROUP)) if (groups.size < MAX_NAMES) groups.add(match[1]!);
+    for (const id of channelMentions(text)) if (channels.size < MAX_NAMES) channels.add(id);
+    for (const id of usergroupMentions(text)) if (groups.size < MAX_NAMES) groups.add(id);
     for (const match of text.matchAll(EMOJI)) if (emoji.size < MAX_NAMES) emoji.add(match[1]!);
     for (const r of Array.isArray(m.reactions) ? m.reactions : []) {
       if (typeof r?.name === 'string' && emoji.size < MAX_NAMES) emoji.add(r.name.replace(SKIN_TONE, ''));

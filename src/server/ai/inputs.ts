@@ -9,7 +9,7 @@ import { plainText } from '../../model/text';
 import { compareTs } from '../../model/ts';
 import type { Store, UnreadConversation } from '../store/types';
 import type { AiMessage, ClassifyInput } from './types';
-import { isQuietSubtype, readableText } from '../../model/slack';
+import { channelMentions, isQuietSubtype, readableText, usergroupMentions, userMentions } from '../../model/slack';
 
 /** Slack's own bot: its user record says is_bot false, but nobody is waiting for a reply from it. */
 const SLACKBOT = 'USLACKBOT';
@@ -20,9 +20,6 @@ export const AI_UNREAD_MESSAGES = 20;
 export const AI_CONTEXT_MESSAGES = 5;
 
 /** `<@U…>` mentions in Slack markup. */
-const MENTION = /<@([A-Z0-9]+)(?:\|[^>]*)?>/g;
-const CHANNEL_MENTION = /<#([A-Z0-9]{2,24})(?:\|[^>]*)?>/g;
-const USERGROUP_MENTION = /<!subteam\^([A-Z0-9]{2,24})(?:\|[^>]*)?>/g;
 
 /**
  * People and channel names, each looked up once per build: `load` reads every person (a run
@@ -61,7 +58,7 @@ export class AiDirectory {
 
   /** The people a message names: its author and everyone it mentions. */
   static people(message: { user?: string | null; text: string; resolved_text?: string }): string[] {
-    return [message.user ?? '', ...[...readableText(message).matchAll(MENTION)].map((m) => m[1]!)].filter(Boolean);
+    return [message.user ?? '', ...userMentions(readableText(message))].filter(Boolean);
   }
 
   /** Makes sure everyone and everything these messages name is known: people, mentioned channels and user groups. */
@@ -71,8 +68,8 @@ export class AiDirectory {
     const groups = new Set<string>();
     for (const m of messages) {
       const text = readableText(m);
-      for (const match of text.matchAll(CHANNEL_MENTION)) if (!this.mentioned.channels.has(match[1]!)) channels.add(match[1]!);
-      for (const match of text.matchAll(USERGROUP_MENTION)) if (!this.mentioned.usergroups.has(match[1]!)) groups.add(match[1]!);
+      for (const id of channelMentions(text)) if (!this.mentioned.channels.has(id)) channels.add(id);
+      for (const id of usergroupMentions(text)) if (!this.mentioned.usergroups.has(id)) groups.add(id);
     }
     const unknown: string[] = [];
     for (const id of channels) {

@@ -1,5 +1,5 @@
 /** SPEC §7.2: conversations, messages and users, as the signed-in member sees them. */
-import { readableText } from '../../model/slack';
+import { readableText, userMentions } from '../../model/slack';
 import { mentionsOf } from '../mentions';
 import { Hono } from 'hono';
 import { z } from 'zod';
@@ -236,7 +236,7 @@ export function conversationRoutes(ctx: AppContext) {
     }
     // Authors, members, and everyone a message mentions, so the page can name them all.
     const all = withThreads.flatMap((m) => [m, ...(m.threads ?? [])]);
-    const mentioned = all.flatMap((m) => [...readableText(m).matchAll(/<@([A-Z0-9]+)(?:\|[^>]*)?>/g)].map((match) => match[1]));
+    const mentioned = all.flatMap((m) => userMentions(readableText(m)));
     const userIds = [...summary.member_ids, ...all.map((m) => m.user), ...mentioned].filter((u): u is string => Boolean(u));
     const members = await ctx.store.userData(s.workspaceId, userIds);
     for (const message of withThreads) {

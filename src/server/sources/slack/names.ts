@@ -16,10 +16,9 @@ import type { User } from '../../../model/types';
 import type { ServerLogger } from '../../log';
 import type { Store } from '../../store/types';
 import { SlackApiError, type SlackCaller, type SlackResult } from './client';
+import { channelMentions, userMentions } from '../../../model/slack';
 import { botUser, toUser, type Directory, type SlackBot, type SlackMessage, type SlackUser } from './mapping';
 
-const USER_MENTION = /<@([UW][A-Z0-9]{1,20})(?:\|[^>]*)?>/g;
-const CHANNEL_MENTION = /<#([CGD][A-Z0-9]{1,20})(?:\|[^>]*)?>/g;
 const ID = /^[A-Z0-9]{2,24}$/;
 
 export interface NameDeps {
@@ -43,8 +42,8 @@ export function referencedBy(messages: Iterable<SlackMessage & { resolved_text?:
     for (const u of Array.isArray(m.reply_users) ? m.reply_users : []) if (typeof u === 'string' && ID.test(u)) refs.users.add(u);
     if (!m.user && typeof m.bot_id === 'string' && ID.test(m.bot_id)) refs.bots.set(m.bot_id, m);
     const text = readable(m);
-    for (const match of text.matchAll(USER_MENTION)) refs.users.add(match[1]!);
-    for (const match of text.matchAll(CHANNEL_MENTION)) refs.channels.add(match[1]!);
+    for (const id of userMentions(text)) if (id[0] !== 'B') refs.users.add(id);
+    for (const id of channelMentions(text)) refs.channels.add(id);
   }
   return refs;
 }
