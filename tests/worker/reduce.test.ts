@@ -54,6 +54,21 @@ describe('reduceSummary', () => {
     expect(next.message_count).toBe(5);
   });
 
+  it("an app's post previews its derived text (its own text is empty) and counts as unread", () => {
+    const post: Message = { ...message_new, text: '', subtype: 'bot_message', resolved_text: '[FIRING:1] p99 latency on api' };
+    const next = reduceSummary(base, newMessage(post), USER_ME.id)!;
+    expect(next.latest_message?.text).toBe('[FIRING:1] p99 latency on api');
+    expect(next.unread_count).toBe(1);
+  });
+
+  it.each([['channel_topic'], ['channel_join'], ['pinned_item'], ['tombstone']])('a %s line moves the activity, never the preview or the unread count', (subtype) => {
+    const line: Message = { ...message_new, subtype, text: `<@${USER_ALICE.id}> did something to the channel` };
+    const next = reduceSummary(base, newMessage(line), USER_ME.id)!;
+    expect(next.latest_message).toMatchObject({ ts: line.ts, text: 'earlier', user: USER_ALICE.id });
+    expect(next.latest_activity).toBe(Number(line.ts.split('.')[0]));
+    expect(next.unread_count).toBe(0);
+  });
+
   it('takes the absolute unread count the server sent', () => {
     const next = reduceSummary({ ...base, unread_count: 1, unread_count_display: 1 }, newMessage(message_new, { unread_count: 7, unread_count_display: 6 }), USER_ME.id)!;
     expect([next.unread_count, next.unread_count_display]).toEqual([7, 6]);
@@ -151,6 +166,20 @@ describe('reduceMessageChange (edits and deletions made in the workspace)', () =
     const next = reduceMessageChange(list, CHANNEL_ID, { conversation_id: CHANNEL_ID, reason: 'message_changed', message: { ...top, text: 'after', threads: undefined } });
     expect(next.map((m) => m.text)).toEqual(['after', 'other']);
     expect(next[0]!.threads).toEqual([reply]);
+  });
+
+  it('takes the whole edited message as the workspace has it: blocks, reactions, the edited mark', () => {
+    const edited: Message = {
+      ...top,
+      threads: undefined,
+      text: '',
+      blocks: [{ type: 'section', text: { type: 'mrkdwn', text: 'Deploy *done*' } }],
+      reactions: [{ name: 'tada', count: 2, users: ['U1', 'U2'] }],
+      edited: { user: 'U1', ts: '1700000200.000000' },
+      resolved_text: 'Deploy *done*',
+    };
+    const next = reduceMessageChange(list, CHANNEL_ID, { conversation_id: CHANNEL_ID, reason: 'message_changed', message: edited });
+    expect(next[0]).toMatchObject({ blocks: edited.blocks, reactions: edited.reactions, edited: edited.edited, resolved_text: 'Deploy *done*', threads: [reply] });
   });
 
   it('replaces an edited thread reply', () => {
