@@ -254,6 +254,7 @@ export function readableText(m: { text: string; resolved_text?: string }): strin
  */
 const USER_MENTION = /<@([UWB][A-Z0-9]{1,24})(?:\|[^<>]*)?>/g;
 const CHANNEL_MENTION = /<#([CGD][A-Z0-9]{1,24})(?:\|[^<>]*)?>/g;
+const UNNAMED_CHANNEL_MENTION = /<#([CGD][A-Z0-9]{1,24})\|?>/g;
 const USERGROUP_MENTION = /<!subteam\^([A-Z0-9]{2,24})(?:\|[^<>]*)?>/g;
 
 const idsOf = (pattern: RegExp, text: string): string[] => Array.from(text.matchAll(pattern), (m) => m[1]!);
@@ -262,5 +263,7 @@ const idsOf = (pattern: RegExp, text: string): string[] => Array.from(text.match
 export const userMentions = (text: string): string[] => idsOf(USER_MENTION, text);
 /** The conversation ids `<#C…>` mentions name. */
 export const channelMentions = (text: string): string[] => idsOf(CHANNEL_MENTION, text);
+/** The conversation ids of channel mentions that carry no name of their own (`<#C…>`, `<#C…|>`). */
+export const unnamedChannelMentions = (text: string): string[] => idsOf(UNNAMED_CHANNEL_MENTION, text);
 /** The user group ids `<!subteam^S…>` mentions name. */
 export const usergroupMentions = (text: string): string[] => idsOf(USERGROUP_MENTION, text);

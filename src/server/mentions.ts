@@ -6,7 +6,8 @@
  * and emoji from the source's lists. An emoji alias is followed once; only http(s) image
  * addresses are answered.
  */
-import { channelMentions, readableText, usergroupMentions } from '../model/slack';
+import { emojiChar } from '../model/emoji';
+import { readableText, unnamedChannelMentions, usergroupMentions } from '../model/slack';
 import type { MentionData, Message } from '../model/types';
 import type { Store } from './store/types';
 
@@ -22,11 +23,13 @@ export async function mentionsOf(store: Store, workspaceId: string, userId: stri
   const emoji = new Set<string>();
   for (const m of messages) {
     const text = readableText(m);
-    for (const id of channelMentions(text)) if (channels.size < MAX_NAMES) channels.add(id);
+    // A mention that carries its name shows it; only the unnamed ones, and only custom emoji, are looked up.
+    for (const id of unnamedChannelMentions(text)) if (channels.size < MAX_NAMES) channels.add(id);
     for (const id of usergroupMentions(text)) if (groups.size < MAX_NAMES) groups.add(id);
-    for (const match of text.matchAll(EMOJI)) if (emoji.size < MAX_NAMES) emoji.add(match[1]!);
+    for (const match of text.matchAll(EMOJI)) if (emoji.size < MAX_NAMES && emojiChar(match[1]!) === null) emoji.add(match[1]!);
     for (const r of Array.isArray(m.reactions) ? m.reactions : []) {
-      if (typeof r?.name === 'string' && emoji.size < MAX_NAMES) emoji.add(r.name.replace(SKIN_TONE, ''));
+      const name = typeof r?.name === 'string' ? r.name.replace(SKIN_TONE, '') : '';
+      if (name && emoji.size < MAX_NAMES && emojiChar(name) === null) emoji.add(name);
     }
   }
   const mentions: MentionData = {};

@@ -12,6 +12,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { buildClientIfNeeded } from '../../scripts/start';
 import { chromiumPath, ensureChromium } from '../../scripts/chromium';
+import { startFakeSlack, type FakeSlack, type FakeSlackOptions } from '../fakes/slackServer';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
@@ -148,4 +149,35 @@ export function e2eSession(
     if (session.server) removeDir(session.server.dataDir);
   });
   return session;
+}
+
+/**
+ * An end-to-end session of the real server in Slack mode against the local Slack stand-in
+ * (tests/fakes/slackServer.ts, Socket Mode on): the fake starts first, so the server gets its
+ * URLs. `fake()` is the running stand-in.
+ */
+export function slackE2eSession(options: { fake?: FakeSlackOptions; init?: Array<() => void> } = {}): { session: E2eSession; fake: () => FakeSlack } {
+  const env: Record<string, string> = { SIFT_SIMULATOR_RATE: '0' };
+  let fake: FakeSlack | undefined;
+  beforeAll(async () => {
+    fake = await startFakeSlack({ size: 'small', ...options.fake });
+    Object.assign(env, {
+      SLACK_CLIENT_ID: fake.clientId,
+      SLACK_CLIENT_SECRET: fake.clientSecret,
+      SLACK_APP_TOKEN: fake.appToken,
+      SLACK_API_URL: fake.apiUrl,
+      SLACK_AUTHORIZE_URL: fake.authorizeUrl,
+      SIFT_SECRET: 'e2e-secret-key-for-the-stored-tokens',
+    });
+  });
+  // Registered after the fake starts, so the server gets its URLs.
+  const session = e2eSession({ env, init: options.init });
+  afterAll(() => fake?.close());
+  return {
+    session,
+    fake: () => {
+      if (!fake) throw new Error('the Slack stand-in has not started');
+      return fake;
+    },
+  };
 }

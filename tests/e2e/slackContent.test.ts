@@ -10,28 +10,19 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeSlack, type FakeSlack } from '../fakes/slackServer';
-import { e2eSession } from './harness';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { FakeSlack } from '../fakes/slackServer';
+import { slackE2eSession } from './harness';
 import { derivedText } from '../../src/model/slackText';
 import { plainText } from '../../src/model/text';
 import type { Message } from '../../src/model/types';
 
-const env: Record<string, string> = { SIFT_SIMULATOR_RATE: '0' };
+const slack = slackE2eSession({ init: [() => localStorage.setItem('sift_sort_mode:conversations', 'time')] });
+const session = slack.session;
 let fake: FakeSlack;
-beforeAll(async () => {
-  fake = await startFakeSlack({ size: 'small' });
-  Object.assign(env, {
-    SLACK_CLIENT_ID: fake.clientId,
-    SLACK_CLIENT_SECRET: fake.clientSecret,
-    SLACK_APP_TOKEN: fake.appToken,
-    SLACK_API_URL: fake.apiUrl,
-    SLACK_AUTHORIZE_URL: fake.authorizeUrl,
-    SIFT_SECRET: 'e2e-secret-key-for-the-stored-tokens',
-  });
+beforeAll(() => {
+  fake = slack.fake();
 });
-const session = e2eSession({ env, init: [() => localStorage.setItem('sift_sort_mode:conversations', 'time')] });
-afterAll(() => fake?.close());
 
 let page: Page;
 beforeAll(() => {

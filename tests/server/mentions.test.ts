@@ -25,12 +25,12 @@ beforeEach(async () => {
   await store.saveSourceNames(WS, 'channel', { C9: 'incident-review' });
   await store.saveSourceNames(WS, 'usergroup', { S1: 'oncall' });
   await store.saveSourceNames(WS, 'emoji', {
-    ok: 'https://emoji.example/ok.png',
+    okay_custom: 'https://emoji.example/ok.png',
     evil: 'javascript:alert(1)',
     data: 'data:image/svg+xml,<svg onload=alert(1)>',
-    shipit: 'alias:ok',
+    shipit_custom: 'alias:okay_custom',
     loop: 'alias:loop',
-    chain: 'alias:shipit',
+    chain: 'alias:shipit_custom',
   });
 });
 afterEach(async () => store.close());
@@ -45,10 +45,17 @@ describe('mentionsOf', () => {
 
   it('answers only http(s) emoji images, following an alias once (no loops, no chains)', async () => {
     const mentions = await mentionsOf(store, WS, 'UA', [
-      message(':ok: :evil: :data: :shipit: :loop: :chain: :unknown:', { reactions: [{ name: 'ok::skin-tone-2', count: 1, users: ['UA'] }, { name: 'evil', count: 1, users: [] }] }),
+      message(':okay_custom: :evil: :data: :shipit_custom: :loop: :chain: :unknown: :tada:', { reactions: [{ name: 'okay_custom::skin-tone-2', count: 1, users: ['UA'] }, { name: 'evil', count: 1, users: [] }] }),
     ]);
-    expect(mentions.emoji).toEqual({ ok: 'https://emoji.example/ok.png', shipit: 'https://emoji.example/ok.png' });
+    expect(mentions.emoji).toEqual({ okay_custom: 'https://emoji.example/ok.png', shipit_custom: 'https://emoji.example/ok.png' });
     expect((await mentionsOf(store, WS, 'UA', [message('<!subteam^S1> <!subteam^S404|@ghost>')])).usergroups).toEqual({ S1: 'oncall' });
+  });
+
+  it('looks up only what carries no name of its own: a named channel mention and a standard emoji are left alone', async () => {
+    await store.saveSourceNames(WS, 'channel', { C7: 'renamed-since' });
+    await store.saveSourceNames(WS, 'emoji', { tada: 'https://emoji.example/not-the-real-tada.png' });
+    const mentions = await mentionsOf(store, WS, 'UA', [message('<#C7|old-name> :tada:')]);
+    expect(mentions).toEqual({});
   });
 
   it('reads a hostile 40,000-character text and thousands of would-be mentions, looking up at most 500', async () => {
