@@ -39,37 +39,68 @@ export interface PostInput {
   ts?: string;
 }
 
-/** Finds (or, for a reply to a message without a thread yet, creates) the target conversation. */
-async function resolveTarget(deps: MessagingDeps, input: PostInput): Promise<{ record: ConversationRecord; parent: ConversationRecord | null }> {
+/** What every refusal of a target says: unknown and forbidden read the same, so nothing tells whether an id or a ts exists. */
+const UNKNOWN = 'Unknown conversation';
+
+/** Whether a member may post in a conversation: they are in it, or it is a public channel. */
+function mayPost(record: ConversationRecord, userId: string): boolean {
+  return record.member_ids.includes(userId) || (record.type === 'channel' && !record.is_private);
+}
+
+interface Target {
+  /** The conversation to post in; null for a first reply to a message that has no thread yet. */
+  record: ConversationRecord | null;
+  parent: ConversationRecord | null;
+  threadId?: string;
+  threadTs?: string;
+}
+
+/**
+ * Where a message goes, checked for the sender: the conversation, or for a reply its parent
+ * conversation (which the sender must be allowed to post in) and parent message. Writes nothing.
+ */
+async function locateTarget(deps: MessagingDeps, input: Pick<PostInput, 'workspaceId' | 'userId' | 'channel' | 'thread_ts'>): Promise<Target> {
   const { store } = deps;
   const fromId = parseThreadId(input.channel);
   const parentId = input.thread_ts ? (fromId?.parentId ?? input.channel) : fromId?.parentId;
   if (input.thread_ts && fromId && fromId.threadTs !== input.thread_ts) throw new MessagingError('thread_ts does not match the thread');
   if (!parentId) {
     const record = await store.conversationRecord(input.workspaceId, input.channel);
-    if (!record) throw new MessagingError('Unknown conversation', 404);
+    if (!record || !mayPost(record, input.userId)) throw new MessagingError(UNKNOWN, 404);
     return { record, parent: null };
   }
+  // A reply: the sender must be allowed in the parent conversation before anything about its messages is said.
   const parent = await store.conversationRecord(input.workspaceId, parentId);
-  if (!parent || parent.type === 'thread') throw new MessagingError('Unknown conversation', 404);
+  if (!parent || parent.type === 'thread' || !mayPost(parent, input.userId)) throw new MessagingError(UNKNOWN, 404);
   const threadTs = input.thread_ts ?? fromId!.threadTs;
   const id = threadId(parentId, threadTs);
-  let record = await store.conversationRecord(input.workspaceId, id);
-  if (!record) {
-    const parentMessage = await store.getMessage(input.workspaceId, parentId, threadTs);
-    if (!parentMessage) throw new MessagingError('The thread parent message does not exist', 404);
-    const members = [...new Set([parentMessage.user, input.userId].filter((u): u is string => Boolean(u)))];
-    record = {
-      id,
-      name: readableText(parentMessage).slice(0, 80),
-      type: 'thread',
-      is_private: parent.is_private,
-      member_ids: members,
-      parent_conversation_id: parentId,
-      thread_ts: threadTs,
-    };
-    await store.importBatch(input.workspaceId, { conversations: [record] });
-  }
+  const record = await store.conversationRecord(input.workspaceId, id);
+  if (!record && !(await store.getMessage(input.workspaceId, parentId, threadTs))) throw new MessagingError(UNKNOWN, 404);
+  return { record, parent, threadId: id, threadTs };
+}
+
+/** Refuses (MessagingError) a message its sender may not post there; call it before the message reaches the workspace. */
+export async function assertCanPost(deps: MessagingDeps, input: Pick<PostInput, 'workspaceId' | 'userId' | 'channel' | 'thread_ts'>): Promise<void> {
+  await locateTarget(deps, input);
+}
+
+/** Finds (or, for a reply to a message without a thread yet, creates) the target conversation. */
+async function resolveTarget(deps: MessagingDeps, input: PostInput): Promise<{ record: ConversationRecord; parent: ConversationRecord | null }> {
+  const target = await locateTarget(deps, input);
+  if (target.record) return { record: target.record, parent: target.parent };
+  const parent = target.parent!;
+  const parentMessage = (await deps.store.getMessage(input.workspaceId, parent.id, target.threadTs!))!;
+  const members = [...new Set([parentMessage.user, input.userId].filter((u): u is string => Boolean(u)))];
+  const record: ConversationRecord = {
+    id: target.threadId!,
+    name: readableText(parentMessage).slice(0, 80),
+    type: 'thread',
+    is_private: parent.is_private,
+    member_ids: members,
+    parent_conversation_id: parent.id,
+    thread_ts: target.threadTs,
+  };
+  await deps.store.importBatch(input.workspaceId, { conversations: [record] });
   return { record, parent };
 }
 
@@ -122,9 +153,6 @@ export function messageEvents(
 export async function postMessage(deps: MessagingDeps, input: PostInput) {
   const { store, hub } = deps;
   const { record, parent } = await resolveTarget(deps, input);
-  if (!record.member_ids.includes(input.userId) && (record.is_private || record.type === 'dm')) {
-    throw new MessagingError('Unknown conversation', 404);
-  }
   const users = await store.userData(input.workspaceId, [input.userId]);
   const written = await store.insertMessage(
     {

@@ -10,7 +10,7 @@ import { validateOutgoingMessage } from '../../model/validation';
 import type { AppContext, AppEnv } from '../app';
 import { HttpProblem, parseBody, parseQuery } from '../http';
 import type { ActivityCursor } from '../store/types';
-import { MessagingError, markConversationRead, markConversationUnread, postMessage, setManualCategory } from '../messaging';
+import { MessagingError, assertCanPost, markConversationRead, markConversationUnread, postMessage, setManualCategory } from '../messaging';
 
 /** How many of a conversation's newest messages one fetch returns. */
 export const CONVERSATION_MESSAGE_LIMIT = 500;
@@ -271,6 +271,12 @@ export function conversationRoutes(ctx: AppContext) {
     const body = await parseBody(c, sendSchema);
     const errors = validateOutgoingMessage(body);
     if (errors.length > 0) throw new HttpProblem(400, `Message validation failed: ${errors.join(', ')}`, { errors });
+    // A target that does not exist, or that the sender may not post in, is a validation failure (SPEC §5), found before anything reaches the workspace.
+    const refused = (error: unknown): never => {
+      if (error instanceof MessagingError) throw new HttpProblem(400, `Message validation failed: ${error.message}`, { errors: [error.message] });
+      throw error;
+    };
+    await assertCanPost(messaging, { workspaceId: s.workspaceId, userId: s.userId, channel: body.channel, thread_ts: body.thread_ts }).catch(refused);
     const delivered = await ctx.source.deliver?.({ workspaceId: s.workspaceId, userId: s.userId, conversationId: body.channel, text: body.text, thread_ts: body.thread_ts });
     const result = await postMessage(messaging, {
       workspaceId: s.workspaceId,
@@ -280,11 +286,7 @@ export function conversationRoutes(ctx: AppContext) {
       thread_ts: body.thread_ts,
       client_msg_id: body.client_msg_id,
       ts: delivered ? delivered.ts : undefined,
-    }).catch((error: unknown) => {
-      // A target that does not exist is a validation failure of the message (SPEC §5).
-      if (error instanceof MessagingError) throw new HttpProblem(400, `Message validation failed: ${error.message}`, { errors: [error.message] });
-      throw error;
-    });
+    }).catch(refused);
     return c.json({ success: true, ok: true, channel: result.message.channel, ts: result.message.ts, message: result.message });
   });
 
