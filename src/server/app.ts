@@ -3,13 +3,14 @@
  * workspace source, clock, hub, logger) is injected; main.ts wires the real ones, tests
  * build it over an in-memory database.
  */
-import { Hono } from 'hono';
+import { Hono, type Context, type Next } from 'hono';
 import type { Session, Store } from './store/types';
 import type { WorkspaceSource } from './sources/types';
 import { LiveHub } from './live/hub';
 import { HttpProblem } from './http';
 import { type ServerLogger, silentLogger } from './log';
-import { hashToken, requestToken } from './auth';
+import { hashToken, presentedToken } from './auth';
+import { apiBodyLimit, changesState, fromOwnPage, jsonOnly, noStore, securityHeaders } from './requestSafety';
 import { MessagingError } from './messaging';
 import { authRoutes } from './routes/auth';
 import { conversationRoutes } from './routes/conversations';
@@ -30,6 +31,8 @@ export interface Clock {
 export interface AppConfig {
   /** Where the built client lives; without it only the API is served. */
   staticDir?: string;
+  /** Sift's public address (SIFT_PUBLIC_URL): its origin is the one a cookie-authenticated change must come from. */
+  publicUrl?: string;
   heartbeatMs?: number;
   /** Feature switches (SPEC §3 feature flags); the user profile is on unless turned off. */
   features?: { userProfile?: boolean };
@@ -80,6 +83,20 @@ export function createApp(deps: AppDeps) {
     }
   });
 
+  app.use('*', securityHeaders({ https: deps.config?.publicUrl?.startsWith('https://') ?? false }));
+  app.use('/api/*', noStore);
+  app.use('/api/*', apiBodyLimit);
+  app.use('/api/*', jsonOnly);
+  // A change made with the session cookie must come from Sift's own page (issue 12 §2); Bearer clients are exempt.
+  const csrf = async (c: Context<AppEnv>, next: Next) => {
+    if (changesState(c) && presentedToken(c)?.via === 'cookie' && !fromOwnPage(c, deps.config?.publicUrl)) {
+      return c.json({ error: 'This request did not come from Sift and was refused' }, 403);
+    }
+    return next();
+  };
+  app.use('/api/*', csrf);
+  app.use('/auth/*', csrf);
+
   app.onError((error, c) => {
     if (error instanceof HttpProblem) return c.json({ error: error.message, ...error.extra }, error.status);
     if (error instanceof MessagingError) return c.json({ error: error.message }, error.status);
@@ -93,7 +110,7 @@ export function createApp(deps: AppDeps) {
 
   // Every /api call but the public ones needs a valid session (Bearer, cookie, or the stream's token query).
   app.use('/api/*', async (c, next) => {
-    const token = requestToken(c, c.req.path === '/api/sse/stream');
+    const token = presentedToken(c, c.req.path === '/api/sse/stream')?.token;
     if (token) {
       const tokenHash = hashToken(token);
       const session = await ctx.store.getSession(tokenHash);

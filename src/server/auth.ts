@@ -18,15 +18,26 @@ export function hashToken(token: string): string {
 
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{16,200}$/;
 
-/** The token a request carries, in the order: Authorization header, session cookie, query (when allowed). */
-export function requestToken(c: Context, allowQuery = false): string | null {
+/** How a request presented its token: a cookie is sent by the browser on its own, so it needs the CSRF check. */
+export type TokenSource = 'bearer' | 'query' | 'cookie';
+
+/**
+ * The token a request carries and where it came from, in the order: Authorization header, query
+ * (the live stream only), the session cookie. No other cookie authenticates.
+ */
+export function presentedToken(c: Context, allowQuery = false): { token: string; via: TokenSource } | null {
   const header = c.req.header('authorization');
-  const candidates: Array<string | undefined> = [];
-  if (header?.toLowerCase().startsWith('bearer ')) candidates.push(header.slice(7).trim());
-  if (allowQuery) candidates.push(c.req.query('token'));
-  candidates.push(getCookie(c, COOKIE_NAMES.stream), getCookie(c, COOKIE_NAMES.session));
-  for (const candidate of candidates) {
-    if (candidate && candidate !== 'undefined' && candidate !== 'null' && TOKEN_SHAPE.test(candidate)) return candidate;
+  const candidates: Array<[string | undefined, TokenSource]> = [];
+  if (header?.toLowerCase().startsWith('bearer ')) candidates.push([header.slice(7).trim(), 'bearer']);
+  if (allowQuery) candidates.push([c.req.query('token'), 'query']);
+  candidates.push([getCookie(c, COOKIE_NAMES.session), 'cookie']);
+  for (const [candidate, via] of candidates) {
+    if (candidate && candidate !== 'undefined' && candidate !== 'null' && TOKEN_SHAPE.test(candidate)) return { token: candidate, via };
   }
   return null;
+}
+
+/** The token a request carries (see presentedToken). */
+export function requestToken(c: Context, allowQuery = false): string | null {
+  return presentedToken(c, allowQuery)?.token ?? null;
 }

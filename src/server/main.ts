@@ -111,7 +111,12 @@ export async function startServer(options: ServerOptions) {
     clock,
     logger,
     ai: providerOf(options.ai),
-    config: { staticDir: options.staticDir, demo: options.slack ? undefined : { seed: options.seed, size: options.size }, features: { userProfile: options.userProfile } },
+    config: {
+      staticDir: options.staticDir,
+      demo: options.slack ? undefined : { seed: options.seed, size: options.size },
+      features: { userProfile: options.userProfile },
+      ...(process.env.SIFT_PUBLIC_URL?.trim() ? { publicUrl: process.env.SIFT_PUBLIC_URL.trim().replace(/\/+$/, '') } : {}),
+    },
   });
   const server = await new Promise<Server>((resolveServer) => {
     const s = serve({ fetch: app.fetch, port: options.port, hostname: options.host }, () => resolveServer(s as Server));

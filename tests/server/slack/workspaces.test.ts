@@ -150,7 +150,8 @@ describe('Sift with several Slack workspaces', () => {
     const browser = async <T = any>(path: string, body?: unknown): Promise<{ status: number; body: T }> => {
       const res = await fetch(`${s.url}${path}`, {
         method: body === undefined ? 'GET' : 'POST',
-        headers: { cookie: jar.header(), ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+        // As the page's own requests: the browser says they are same-origin.
+        headers: { cookie: jar.header(), 'Sec-Fetch-Site': 'same-origin', ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
       const text = await res.text();
