@@ -102,9 +102,16 @@ export interface SlackSignIn {
  */
 export async function signInSlack(
   server: Pick<SlackTestServer, 'url'>,
-  options: { button?: 'Allow' | 'Cancel'; tamper?: (callback: URL, cookie: string) => { url: URL; cookie: string }; cookie?: string; team?: string } = {},
+  options: {
+    button?: 'Allow' | 'Cancel';
+    tamper?: (callback: URL, cookie: string) => { url: URL; cookie: string };
+    cookie?: string;
+    team?: string;
+    /** 'Add workspace' (/auth/slack?add=true): joins the account of the session in `cookie`. */
+    add?: boolean;
+  } = {},
 ): Promise<SlackSignIn & { authorize: URL; callback: URL; stateCookie: string }> {
-  const start = await fetch(`${server.url}/auth/slack`, { redirect: 'manual', headers: options.cookie ? { cookie: options.cookie } : {} });
+  const start = await fetch(`${server.url}/auth/slack${options.add ? '?add=true' : ''}`, { redirect: 'manual', headers: options.cookie ? { cookie: options.cookie } : {} });
   if (start.status !== 302) throw new Error(`/auth/slack answered ${start.status}: ${await start.text()}`);
   let authorize = new URL(start.headers.get('location')!);
   const stateCookie = cookiesOf(start);

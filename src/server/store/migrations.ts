@@ -175,6 +175,10 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (workspace_id, kind, id)
   ) WITHOUT ROWID;
   `,
+  // 12: an 'Add workspace' sign-in remembers the account it adds to and the session that started it.
+  `
+  ALTER TABLE oauth_states ADD COLUMN add_to TEXT;
+  `,
 ];
 
 export function migrate(db: Database.Database): number {

@@ -25,6 +25,7 @@ import {
   type SourceBatchResult,
   type SourceCredential,
   type SourceNameKind,
+  type OAuthAddTo,
 } from './types';
 import type {
   ConversationRecord,
@@ -318,9 +319,14 @@ export class SqliteStore implements Store {
     })();
   }
 
-  async addMembership(accountId: string, workspaceId: string, userId: string): Promise<void> {
-    this.st(`INSERT OR IGNORE INTO accounts (id, created_at) VALUES (?, ?)`).run(accountId, Date.now());
-    this.st(`INSERT OR REPLACE INTO memberships (account_id, workspace_id, user_id) VALUES (?, ?, ?)`).run(accountId, workspaceId, userId);
+  async addMembership(accountId: string, workspaceId: string, userId: string): Promise<boolean> {
+    return this.db.transaction((): boolean => {
+      const owner = this.st(`SELECT account_id FROM memberships WHERE workspace_id = ? AND user_id = ?`).get(workspaceId, userId) as { account_id: string } | undefined;
+      // Never moved, never replaced: an identity that is another account's stays there.
+      if (owner) return owner.account_id === accountId;
+      this.st(`INSERT OR IGNORE INTO accounts (id, created_at) VALUES (?, ?)`).run(accountId, Date.now());
+      return this.st(`INSERT OR IGNORE INTO memberships (account_id, workspace_id, user_id) VALUES (?, ?, ?)`).run(accountId, workspaceId, userId).changes === 1;
+    })();
   }
 
   async memberships(accountId: string): Promise<Membership[]> {
@@ -1120,16 +1126,19 @@ export class SqliteStore implements Store {
     return this.st(`DELETE FROM sessions WHERE workspace_id = ? AND user_id = ?`).run(workspaceId, userId).changes;
   }
 
-  async saveOAuthState(stateHash: string, browserHash: string, expiresAt: number): Promise<void> {
+  async saveOAuthState(stateHash: string, browserHash: string, expiresAt: number, addTo?: OAuthAddTo): Promise<void> {
     this.st(`DELETE FROM oauth_states WHERE expires_at < ?`).run(Date.now() - 60 * 60 * 1000);
-    this.st(`INSERT INTO oauth_states (state_hash, browser_hash, expires_at) VALUES (?, ?, ?)`).run(stateHash, browserHash, expiresAt);
+    this.st(`INSERT INTO oauth_states (state_hash, browser_hash, expires_at, add_to) VALUES (?, ?, ?, ?)`).run(stateHash, browserHash, expiresAt, addTo ? JSON.stringify(addTo) : null);
   }
 
-  async takeOAuthState(stateHash: string): Promise<{ browserHash: string; expiresAt: number } | null> {
-    const row = this.st(`DELETE FROM oauth_states WHERE state_hash = ? RETURNING browser_hash, expires_at`).get(stateHash) as
-      | { browser_hash: string; expires_at: number }
+  async takeOAuthState(stateHash: string): Promise<{ browserHash: string; expiresAt: number; addTo?: OAuthAddTo } | null> {
+    const row = this.st(`DELETE FROM oauth_states WHERE state_hash = ? RETURNING browser_hash, expires_at, add_to`).get(stateHash) as
+      | { browser_hash: string; expires_at: number; add_to: string | null }
       | undefined;
-    return row ? { browserHash: row.browser_hash, expiresAt: row.expires_at } : null;
+    if (!row) return null;
+    const state: { browserHash: string; expiresAt: number; addTo?: OAuthAddTo } = { browserHash: row.browser_hash, expiresAt: row.expires_at };
+    if (row.add_to) state.addTo = JSON.parse(row.add_to) as OAuthAddTo;
+    return state;
   }
 
   async sourceEventSeen(workspaceId: string, eventId: string): Promise<boolean> {

@@ -211,6 +211,12 @@ export interface SourceBatchResult {
   touched: Map<string, { conversation: ConversationSummary; members: MemberReadState[] }>;
 }
 
+/** An 'Add workspace' sign-in: the account it adds to, and the session (its token's hash) that started it. */
+export interface OAuthAddTo {
+  accountId: string;
+  sessionHash: string;
+}
+
 /** What a source names for mentions: channels (id → name), user groups (id → handle), custom emoji (name → URL or 'alias:other'). */
 export type SourceNameKind = 'channel' | 'usergroup' | 'emoji';
 
@@ -283,7 +289,11 @@ export interface Store {
   markWorkspaceImported(id: string): Promise<void>;
   /** Removes a workspace's people, conversations and messages (not its sessions or event log). */
   clearWorkspaceData(id: string): Promise<void>;
-  addMembership(accountId: string, workspaceId: string, userId: string): Promise<void>;
+  /**
+   * Links a workspace identity to an account. An identity belongs to one account for good: when it
+   * is already another account's, nothing changes and the answer is false.
+   */
+  addMembership(accountId: string, workspaceId: string, userId: string): Promise<boolean>;
   memberships(accountId: string): Promise<Membership[]>;
   /** The account of a workspace member, created on first use. */
   accountFor(workspaceId: string, userId: string): Promise<string>;
@@ -417,9 +427,9 @@ export interface Store {
   /** Ends every session of a member (a revoked workspace token sends them back to sign in). */
   deleteSessionsOf(workspaceId: string, userId: string): Promise<number>;
   /** Saves a sign-in's state (hashes only), dropping expired ones. */
-  saveOAuthState(stateHash: string, browserHash: string, expiresAt: number): Promise<void>;
+  saveOAuthState(stateHash: string, browserHash: string, expiresAt: number, addTo?: OAuthAddTo): Promise<void>;
   /** Takes a state: answers it and deletes it, so it is used once (null: unknown or already used). */
-  takeOAuthState(stateHash: string): Promise<{ browserHash: string; expiresAt: number } | null>;
+  takeOAuthState(stateHash: string): Promise<{ browserHash: string; expiresAt: number; addTo?: OAuthAddTo } | null>;
   /** Whether a workspace event id was already processed. */
   sourceEventSeen(workspaceId: string, eventId: string): Promise<boolean>;
   /** Records a processed event id; false when it was already recorded. */

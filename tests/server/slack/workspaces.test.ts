@@ -142,8 +142,8 @@ describe('Sift with several Slack workspaces', () => {
     expect(new URL(first.location, s.url).searchParams.get('workspace')).toBe(a.team.id);
     jar.take(first.cookie);
     await until(syncedFull(s, a), 20_000, 'the first workspace synced');
-    // The same browser (its session cookie goes along) signs in to a second workspace.
-    const second = await signInSlack(s, { team: b.team.id, cookie: jar.header() });
+    // The same browser adds a second workspace to its account ('Add workspace', bound to its session).
+    const second = await signInSlack(s, { team: b.team.id, cookie: jar.header(), add: true });
     expect(new URL(second.location, s.url).searchParams.get('workspace')).toBe(b.team.id);
     jar.take(second.cookie);
     await until(syncedFull(s, b), 20_000, 'the second workspace synced');

@@ -9,7 +9,7 @@ import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { COOKIE_NAMES } from '../../../model/constants';
 import type { AppContext, AppEnv } from '../../app';
 import { hashToken, newToken } from '../../auth';
-import type { Session } from '../../store/types';
+import type { OAuthAddTo, Session } from '../../store/types';
 import { OAUTH_STATE_TTL_MS, SignInError, type SlackSource } from './source';
 
 export const OAUTH_COOKIE = 'sift_oauth_state';
@@ -28,7 +28,14 @@ export function slackAuthRoutes(
   const app = new Hono<AppEnv>();
 
   app.get('/auth/slack', async (c) => {
-    const { url, browserNonce } = await source.beginSignIn(redirectUri(source, c));
+    // ?add=true: add a workspace to the signed-in account (bound to this session); otherwise a sign-in of its own.
+    let addTo: OAuthAddTo | undefined;
+    if (c.req.query('add') === 'true') {
+      const current = await sessionOf(c);
+      if (!current) return c.redirect(`/auth?${new URLSearchParams({ error: 'not_signed_in', message: 'Sign in first, then add another workspace.' })}`, 302);
+      addTo = { accountId: current.session.accountId, sessionHash: current.tokenHash };
+    }
+    const { url, browserNonce } = await source.beginSignIn(redirectUri(source, c), addTo);
     setCookie(c, OAUTH_COOKIE, browserNonce, { httpOnly: true, sameSite: 'Lax', path: '/auth/slack', maxAge: OAUTH_STATE_TTL_MS / 1000 });
     return c.redirect(url, 302);
   });
@@ -44,7 +51,7 @@ export function slackAuthRoutes(
         error: c.req.query('error'),
         browserNonce,
         redirectUri: redirectUri(source, c),
-        accountId: current?.session.accountId,
+        sessionHash: current?.tokenHash,
       });
       const token = newToken();
       await ctx.store.createSession(hashToken(token), { accountId: signIn.accountId, workspaceId: signIn.workspaceId, userId: signIn.userId, createdAt: ctx.clock.now() });

@@ -8,7 +8,7 @@ import type { LiveHub } from '../../live/hub';
 import type { ServerLogger } from '../../log';
 import { HttpProblem } from '../../http';
 import { MessagingError } from '../../messaging';
-import type { Store } from '../../store/types';
+import type { OAuthAddTo, Store } from '../../store/types';
 import { parseThreadId } from '../../../model/validation';
 import type { FetchSummary, SignIn, WorkspaceSource } from '../types';
 import { SlackApiError, SlackCaller } from './client';
@@ -128,11 +128,15 @@ export class SlackSource implements WorkspaceSource {
 
   /* ---------- sign-in (OAuth v2, user token) ---------- */
 
-  /** The authorize page's address with a new single-use state; `browserNonce` goes into the short-lived cookie that binds it to this browser. */
-  async beginSignIn(redirectUri: string): Promise<{ url: string; browserNonce: string }> {
+  /**
+   * The authorize page's address with a new single-use state; `browserNonce` goes into the
+   * short-lived cookie that binds it to this browser. `addTo`: an 'Add workspace' sign-in, bound to
+   * the account and the session that started it.
+   */
+  async beginSignIn(redirectUri: string, addTo?: OAuthAddTo): Promise<{ url: string; browserNonce: string }> {
     const state = randomBytes(24).toString('base64url');
     const browserNonce = randomBytes(24).toString('base64url');
-    await this.store.saveOAuthState(sha256(state), sha256(browserNonce), this.options.now() + OAUTH_STATE_TTL_MS);
+    await this.store.saveOAuthState(sha256(state), sha256(browserNonce), this.options.now() + OAUTH_STATE_TTL_MS, addTo);
     const url = new URL(this.config.authorizeUrl);
     url.searchParams.set('client_id', this.config.clientId);
     url.searchParams.set('user_scope', this.config.scopes.join(','));
@@ -148,14 +152,17 @@ export class SlackSource implements WorkspaceSource {
     error?: string;
     browserNonce?: string;
     redirectUri: string;
-    /** The account of the browser's current session, so a second workspace joins it. */
-    accountId?: string;
+    /** The hash of the browser's current session token: an 'Add workspace' sign-in completes only in the session that started it. */
+    sessionHash?: string;
   }): Promise<SignIn & { workspaceName: string; firstSignIn: boolean }> {
     const state = input.state ? await this.store.takeOAuthState(sha256(input.state)) : null;
     if (!state) throw new SignInError('invalid_state', 'This sign-in link is not valid or was already used. Please try again.');
     if (state.expiresAt < this.options.now()) throw new SignInError('expired_state', 'The sign-in took too long. Please try again.');
     if (!input.browserNonce || sha256(input.browserNonce) !== state.browserHash) {
       throw new SignInError('invalid_state', 'This sign-in was started in another browser. Please try again.');
+    }
+    if (state.addTo && state.addTo.sessionHash !== input.sessionHash) {
+      throw new SignInError('invalid_state', 'This workspace was being added in another session. Please try again.');
     }
     if (input.error) {
       throw new SignInError(input.error === 'access_denied' ? 'access_denied' : 'slack_error', input.error === 'access_denied' ? 'Sign-in was cancelled on Slack.' : `Slack answered: ${input.error}`);
@@ -183,9 +190,15 @@ export class SlackSource implements WorkspaceSource {
     const userId = authed.id;
     await this.store.upsertWorkspace({ id: workspaceId, name: team.name ?? workspaceId, source: 'slack' });
     await this.vault.save(workspaceId, userId, { accessToken: authed.access_token, refreshToken: authed.refresh_token, expiresIn: authed.expires_in });
-    let accountId = input.accountId;
-    if (accountId) await this.store.addMembership(accountId, workspaceId, userId);
-    else accountId = await this.store.accountFor(workspaceId, userId);
+    // A sign-in signs in that Slack identity's own account; only an 'Add workspace' sign-in joins
+    // another one, and never an identity that already belongs to an account.
+    let accountId: string;
+    if (state.addTo) {
+      if (!(await this.store.addMembership(state.addTo.accountId, workspaceId, userId))) {
+        throw new SignInError('already_linked', 'This Slack account already belongs to another Sift account. Sign out and sign in with it instead.');
+      }
+      accountId = state.addTo.accountId;
+    } else accountId = await this.store.accountFor(workspaceId, userId);
     const synced = await this.store.getSyncState<{ lastFullSyncAt: number | null }>(workspaceId, userId);
     const firstSignIn = !synced?.lastFullSyncAt;
     this.options.logger.log('info', 'Slack sign-in', { workspace: workspaceId, user: userId, firstSignIn });
