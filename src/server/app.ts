@@ -33,6 +33,8 @@ export interface AppConfig {
   staticDir?: string;
   /** Sift's public address (SIFT_PUBLIC_URL): its origin is the one a cookie-authenticated change must come from. */
   publicUrl?: string;
+  /** Models /api/ask may be asked to use besides the provider's own (SIFT_AI_MODELS). */
+  aiModels?: string[];
   heartbeatMs?: number;
   /** Feature switches (SPEC §3 feature flags); the user profile is on unless turned off. */
   features?: { userProfile?: boolean };
@@ -70,7 +72,7 @@ export function createApp(deps: AppDeps) {
     hub,
     logger,
     config: deps.config ?? {},
-    ai: provider ? new AiService({ store: deps.store, hub, provider, now: () => deps.clock.now(), logger }) : null,
+    ai: provider ? new AiService({ store: deps.store, hub, provider, now: () => deps.clock.now(), logger, models: deps.config?.aiModels }) : null,
   };
   const app = new Hono<AppEnv>();
 

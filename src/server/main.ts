@@ -116,6 +116,7 @@ export async function startServer(options: ServerOptions) {
       demo: options.slack ? undefined : { seed: options.seed, size: options.size },
       features: { userProfile: options.userProfile },
       ...(process.env.SIFT_PUBLIC_URL?.trim() ? { publicUrl: process.env.SIFT_PUBLIC_URL.trim().replace(/\/+$/, '') } : {}),
+      aiModels: (process.env.SIFT_AI_MODELS ?? '').split(',').map((m) => m.trim()).filter(Boolean),
     },
   });
   const server = await new Promise<Server>((resolveServer) => {

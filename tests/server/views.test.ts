@@ -142,9 +142,18 @@ describe('custom views', () => {
     expect(view.filters).toHaveLength(50);
     expect((view.filters[0]!.value as string[]).length).toBe(10_000);
     expect(view.filters[1]).toEqual({ field: 'a.b.0', operator: 'neq', value: null });
-    // Any JSON as a value.
-    const json = await create(m, { filters: [rule('x', 'eq', { nested: [1, 'two', { three: false }] })] });
-    expect(json.filters[0]!.value).toEqual({ nested: [1, 'two', { three: false }] });
+  });
+
+  it('takes a scalar or a list of scalars as a value, nothing nested (issue 12: a 10,000-level filter answered 500)', async () => {
+    const m = await freshMember();
+    const nested = await m.call<{ error: string }>('/api/custom-views', { body: body({ filters: [rule('x', 'eq', { nested: [1, 'two', { three: false }] })] }) });
+    expect(nested.status).toBe(400);
+    expect(nested.body.error).toMatch(/filters\.0\.value: must be a string, a number, true, false, null, or a list of those/);
+    const deep = '['.repeat(10_000) + '"x"' + ']'.repeat(10_000);
+    const raw = `{"label":"deep","filters":[{"field":"name","operator":"eq","value":${deep}}],"parentViewId":"conversations","isVisible":true}`;
+    const res = await fetch(`${server.url}/api/custom-views`, { method: 'POST', headers: { Authorization: `Bearer ${m.token}`, 'Content-Type': 'application/json' }, body: raw });
+    expect(res.status).toBe(400);
+    expect(await m.call('/api/custom-views').then((r) => (r.body as { views: unknown[] }).views.length)).toBe(0);
   });
 
   it('reads one view and lists them by position, optionally of one page', async () => {

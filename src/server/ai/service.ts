@@ -25,6 +25,8 @@ export interface AiServiceDeps {
   provider: AiProvider;
   now: () => number;
   logger: ServerLogger;
+  /** Models a request may name in `options.model` besides the provider's own (SIFT_AI_MODELS); any other is refused. */
+  models?: readonly string[];
 }
 
 /** How many conversations go to the provider per classify call, and are written per transaction. */
@@ -295,7 +297,16 @@ export class AiService {
   /* ---------- answers ---------- */
 
   /** Retrieves the member's messages for the question and answers from them (POST /api/ask). */
+  /** The models a request may ask for: the provider's own and the configured ones. */
+  get models(): string[] {
+    return [...new Set([this.deps.provider.model, ...(this.deps.models ?? [])])];
+  }
+
   async ask(session: Session, question: string, options: AskOptions, signal?: AbortSignal, history: AskTurn[] = []): Promise<AskAnswer> {
+    // A model name goes to the operator's (paid) API only when the operator allowed it.
+    if (options.model !== undefined && !this.models.includes(options.model)) {
+      throw new AiError(`Invalid request: options.model must be one of ${this.models.join(', ')}`, 400);
+    }
     const started = performance.now();
     const maxSources = options.max_sources ?? ASK_DEFAULTS.max_sources;
     const topK = options.top_k ?? ASK_DEFAULTS.top_k;

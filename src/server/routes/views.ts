@@ -26,6 +26,10 @@ const PAGE_IDS = PAGES.map((p) => p.id) as [string, ...string[]];
 const pageSchema = z.enum(PAGE_IDS, { error: `must be one of ${PAGE_IDS.join(', ')}` });
 const positionSchema = z.number().int().min(0).max(VIEW_POSITION_MAX);
 
+/** The longest string a filter compares against. */
+const FILTER_VALUE_MAX = 1_000;
+const filterScalar = z.union([z.string().max(FILTER_VALUE_MAX), z.number(), z.boolean(), z.null()]);
+
 const ruleSchema = z
   .object({
     field: z
@@ -33,7 +37,8 @@ const ruleSchema = z
       .max(FIELD_MAX)
       .regex(/^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z0-9_]+)*$/, 'must be a field name or a dotted path'),
     operator: z.string().refine(isKnownOperator, 'unknown operator'),
-    value: z.unknown().optional(),
+    // A JSON scalar, or (for `in`) a list of scalars: nothing nested, so no depth to exhaust.
+    value: z.union([filterScalar, z.array(filterScalar)], { error: 'must be a string, a number, true, false, null, or a list of those' }).optional(),
   })
   .superRefine((rule, issue) => {
     // JSON has no undefined: a value that is undefined was not sent.
