@@ -16,9 +16,20 @@ function describe(error: z.ZodError): string {
   return error.issues.map((issue) => (issue.path.length ? `${issue.path.join('.')}: ${issue.message}` : issue.message)).join('; ');
 }
 
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/** The body as text, refusing bytes that are not UTF-8 (a lenient decoder would store replacement characters). */
+export async function bodyText(c: Context): Promise<string> {
+  try {
+    return STRICT_UTF8.decode(await c.req.arrayBuffer());
+  } catch {
+    throw new HttpProblem(400, 'The request body is not valid UTF-8');
+  }
+}
+
 export async function parseBody<S extends z.ZodType>(c: Context, schema: S): Promise<z.infer<S>> {
   let raw: unknown = {};
-  const text = await c.req.text();
+  const text = await bodyText(c);
   if (text.trim() !== '') {
     try {
       raw = JSON.parse(text);

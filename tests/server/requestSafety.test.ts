@@ -105,6 +105,18 @@ describe('bodies', () => {
     expect((await res.json()).error).toMatch(/larger than 512 KB/);
   });
 
+  it('bytes that are not UTF-8 answer 400 and store nothing (no replacement characters)', async () => {
+    const before = await messages();
+    const json = Buffer.from(JSON.stringify({ channel, text: 'broken: XX' }));
+    const broken = Buffer.concat([json.subarray(0, json.indexOf('XX')), Buffer.from([0xc3, 0x28]), json.subarray(json.indexOf('XX') + 2)]);
+    const res = await fetch(`${server.url}/api/messages/send`, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: broken });
+    expect(res.status).toBe(400);
+    expect((await res.json()).error).toBe('The request body is not valid UTF-8');
+    expect(await messages()).toBe(before);
+    const signup = await fetch(`${server.url}/api/waitlist/signup`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: Buffer.from([0x7b, 0xff, 0x7d]) });
+    expect(signup.status).toBe(400);
+  });
+
   it('a 40,000-character message in any script still fits', async () => {
     const res = await fetch(`${server.url}/api/messages/send`, {
       method: 'POST',

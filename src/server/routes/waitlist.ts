@@ -10,7 +10,7 @@ import type { Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { z } from 'zod';
 import type { AppContext, AppEnv } from '../app';
-import { HttpProblem } from '../http';
+import { HttpProblem, bodyText } from '../http';
 
 export const WAITLIST_PLATFORMS = ['teams', 'email'] as const;
 export type WaitlistPlatform = (typeof WAITLIST_PLATFORMS)[number];
@@ -46,7 +46,7 @@ const signupSchema = z.object(
 
 /** Like parseBody, but the error is only the issues' own texts: the sign-in page shows it to a person. */
 async function parseSignup(c: Context<AppEnv>): Promise<z.infer<typeof signupSchema>> {
-  const text = await c.req.text();
+  const text = await bodyText(c);
   let raw: unknown = {};
   if (text.trim() !== '') {
     try {
