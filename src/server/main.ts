@@ -76,9 +76,19 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): ServerOpti
     if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be a non-negative number, not ${raw}`);
     return n;
   };
+  const host = env.HOST ?? '127.0.0.1';
+  const slack = slackConfigFromEnv(env);
+  // Demo mode signs anyone in as any member: it is for this machine only, unless asked for explicitly.
+  if (!slack && !isLoopback(host) && env.SIFT_DEMO_ALLOW_REMOTE !== '1') {
+    throw new Error(`the demo workspace signs anyone in as any member, so it listens on loopback only; HOST=${host} needs SIFT_DEMO_ALLOW_REMOTE=1`);
+  }
+  // Off this machine, Slack's redirect URI comes from SIFT_PUBLIC_URL, never from a request's Host header.
+  if (slack && !isLoopback(host) && !slack.publicUrl) {
+    throw new Error(`Slack mode on HOST=${host} needs SIFT_PUBLIC_URL (the address members open Sift at)`);
+  }
   return {
     port: number('PORT', 8787),
-    host: env.HOST ?? '127.0.0.1',
+    host,
     dataDir: resolve(env.SIFT_DATA_DIR ?? './data'),
     staticDir: resolve(env.SIFT_STATIC_DIR ?? 'dist'),
     seed: number('SIFT_DEMO_SEED', 42),
@@ -87,8 +97,14 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): ServerOpti
     logLevel: (env.SIFT_LOG_LEVEL as ServerLogLevel | undefined) ?? 'info',
     userProfile: env.SIFT_USER_PROFILE !== '0',
     ai: aiOptionsFromEnv(env),
-    slack: slackConfigFromEnv(env),
+    slack,
   };
+}
+
+/** Whether a HOST is this machine only. */
+export function isLoopback(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
+  return h === 'localhost' || h === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
 }
 
 export async function startServer(options: ServerOptions) {
@@ -124,7 +140,9 @@ export async function startServer(options: ServerOptions) {
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
-  const url = `http://${options.host}:${port}`;
+  const url = `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`;
+  // On loopback without SIFT_PUBLIC_URL, the redirect URI is the address Sift listens on, not a request's Host header.
+  if (source instanceof SlackSource && !source.config.publicUrl) source.config.publicUrl = url;
   logger.log('info', 'listening', { url, ai: ctx.ai ? `${ctx.ai.provider.kind} (${ctx.ai.provider.model})` : 'off' });
 
   const stopSimulator =
