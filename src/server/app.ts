@@ -11,6 +11,7 @@ import { HttpProblem } from './http';
 import { type ServerLogger, silentLogger } from './log';
 import { hashToken, presentedToken } from './auth';
 import { apiBodyLimit, changesState, fromOwnPage, jsonOnly, noStore, securityHeaders } from './requestSafety';
+import { DEFAULT_SESSION_LIMITS, liveSession, type SessionLimits } from './sessions';
 import { MessagingError } from './messaging';
 import { authRoutes } from './routes/auth';
 import { conversationRoutes } from './routes/conversations';
@@ -35,6 +36,8 @@ export interface AppConfig {
   publicUrl?: string;
   /** Models /api/ask may be asked to use besides the provider's own (SIFT_AI_MODELS). */
   aiModels?: string[];
+  /** Session lifetimes (default: 30 days from sign-in, 7 days unused). */
+  sessions?: SessionLimits;
   heartbeatMs?: number;
   /** Feature switches (SPEC §3 feature flags); the user profile is on unless turned off. */
   features?: { userProfile?: boolean };
@@ -57,6 +60,11 @@ export interface AppEnv {
 }
 
 export type AppContext = Required<Pick<AppDeps, 'store' | 'source' | 'clock' | 'hub' | 'logger'>> & { config: AppConfig; ai: AiService | null };
+
+/** What the session checks need of the app. */
+export function sessionDeps(ctx: AppContext) {
+  return { store: ctx.store, hub: ctx.hub, now: () => ctx.clock.now(), limits: ctx.config.sessions ?? DEFAULT_SESSION_LIMITS };
+}
 
 /** Paths under /api that answer without a token (SPEC §7.1: configuration and status; §7.7: the waitlist, on the sign-in page). */
 const PUBLIC_API = new Set(['/api/auth/status', '/api/config/mode', '/api/config/features', '/api/setup/status', '/api/waitlist/signup']);
@@ -115,7 +123,7 @@ export function createApp(deps: AppDeps) {
     const token = presentedToken(c, c.req.path === '/api/sse/stream')?.token;
     if (token) {
       const tokenHash = hashToken(token);
-      const session = await ctx.store.getSession(tokenHash);
+      const session = await liveSession(sessionDeps(ctx), tokenHash);
       if (session) {
         c.set('session', session);
         c.set('tokenHash', tokenHash);

@@ -7,6 +7,7 @@
  * Slack mode (sources/slack/config.ts): SLACK_CLIENT_ID + SLACK_CLIENT_SECRET, SLACK_APP_TOKEN,
  *   SLACK_API_URL, SLACK_AUTHORIZE_URL, SIFT_PUBLIC_URL, SIFT_SECRET, SIFT_SLACK_POLL_SECONDS.
  */
+import { sessionLimitsFromDays, type SessionLimits } from './sessions';
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { serve } from '@hono/node-server';
@@ -36,6 +37,8 @@ export interface ServerOptions {
   ai: AiOptions;
   /** Slack mode's configuration; null: the demo workspace. */
   slack: SlackConfig | null;
+  /** Session lifetimes (SIFT_SESSION_MAX_DAYS, SIFT_SESSION_IDLE_DAYS). */
+  sessions: SessionLimits;
 }
 
 /** Which AI provider the server runs: the local one (default), an OpenAI-compatible server, or none. */
@@ -76,6 +79,11 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): ServerOpti
     if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be a non-negative number, not ${raw}`);
     return n;
   };
+  const positive = (name: string, fallback: number) => {
+    const n = number(name, fallback);
+    if (n <= 0) throw new Error(`${name} must be a positive number of days, not ${env[name]}`);
+    return n;
+  };
   const host = env.HOST ?? '127.0.0.1';
   const slack = slackConfigFromEnv(env);
   // Demo mode signs anyone in as any member: it is for this machine only, unless asked for explicitly.
@@ -98,6 +106,7 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): ServerOpti
     userProfile: env.SIFT_USER_PROFILE !== '0',
     ai: aiOptionsFromEnv(env),
     slack,
+    sessions: sessionLimitsFromDays(positive('SIFT_SESSION_MAX_DAYS', 30), positive('SIFT_SESSION_IDLE_DAYS', 7)),
   };
 }
 
@@ -133,6 +142,7 @@ export async function startServer(options: ServerOptions) {
       features: { userProfile: options.userProfile },
       ...(process.env.SIFT_PUBLIC_URL?.trim() ? { publicUrl: process.env.SIFT_PUBLIC_URL.trim().replace(/\/+$/, '') } : {}),
       aiModels: (process.env.SIFT_AI_MODELS ?? '').split(',').map((m) => m.trim()).filter(Boolean),
+      sessions: options.sessions,
     },
   });
   const server = await new Promise<Server>((resolveServer) => {

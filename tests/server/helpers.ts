@@ -10,6 +10,7 @@ import { DemoSource } from '../../src/server/sources/demoSource';
 import type { LiveEvent } from '../../src/model/types';
 import type { AiProvider } from '../../src/server/ai/types';
 import { createLocalProvider } from '../../src/server/ai/local/provider';
+import type { SessionLimits } from '../../src/server/sessions';
 
 export const FIXED_NOW = Date.UTC(2026, 10, 20, 15, 0, 0);
 
@@ -22,7 +23,14 @@ export interface TestServer {
 }
 
 export async function startTestServer(
-  options: { file?: string; heartbeatMs?: number; now?: () => number; /** Absent: the local AI provider; null: AI off. */ ai?: AiProvider | null } = {},
+  options: {
+    file?: string;
+    heartbeatMs?: number;
+    now?: () => number;
+    /** Absent: the local AI provider; null: AI off. */
+    ai?: AiProvider | null;
+    sessions?: SessionLimits;
+  } = {},
 ): Promise<TestServer> {
   const store = new SqliteStore(options.file ?? ':memory:');
   const now = options.now ?? (() => Date.now());
@@ -34,7 +42,7 @@ export async function startTestServer(
     source,
     clock: { now },
     logger: jsonLogger((line) => logLines.push(line), 'debug'),
-    config: { heartbeatMs: options.heartbeatMs },
+    config: { heartbeatMs: options.heartbeatMs, ...(options.sessions ? { sessions: options.sessions } : {}) },
     ai: options.ai === undefined ? createLocalProvider({ chunkDelayMs: 0 }) : options.ai,
   });
   const server = await new Promise<Server>((resolve) => {
@@ -84,6 +92,8 @@ export interface StreamReader {
   /** Resolves once `predicate` holds over the events read so far. */
   until(predicate: (events: LiveEvent[]) => boolean, timeoutMs?: number): Promise<LiveEvent[]>;
   close(): void;
+  /** Resolves when the server ends the stream. */
+  ended: Promise<void>;
 }
 
 /** Opens the live stream and collects its events. */
@@ -108,7 +118,10 @@ export async function openStream(url: string, token: string, lastSequence?: numb
       });
     },
     close: () => controller.abort(),
+    ended: Promise.resolve(),
   };
+  let markEnded: () => void = () => {};
+  reader.ended = new Promise<void>((resolve) => (markEnded = resolve));
   const parser = createParser({
     onEvent: (event) => reader.events.push(JSON.parse(event.data) as LiveEvent),
     onComment: () => (reader.comments += 1),
@@ -124,6 +137,7 @@ export async function openStream(url: string, token: string, lastSequence?: numb
     } catch {
       /* aborted */
     }
+    markEnded();
   })();
   return reader;
 }

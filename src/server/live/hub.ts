@@ -13,6 +13,24 @@ export type PublishTap = (workspaceId: string, events: ReadonlyArray<StoredEvent
 export class LiveHub {
   private readonly listeners = new Map<string, Set<EventListener>>();
   private readonly taps = new Set<PublishTap>();
+  /** Open streams by the hash of the session token they were opened with. */
+  private readonly sessionEnds = new Map<string, Set<() => void>>();
+
+  /** Calls `end` when the session ends (logout, revoke, expiry); answers the function that stops listening. */
+  onSessionEnd(tokenHash: string, end: () => void): () => void {
+    let set = this.sessionEnds.get(tokenHash);
+    if (!set) this.sessionEnds.set(tokenHash, (set = new Set()));
+    set.add(end);
+    return () => {
+      set.delete(end);
+      if (set.size === 0) this.sessionEnds.delete(tokenHash);
+    };
+  }
+
+  /** Closes the open streams of these sessions. */
+  endSessions(tokenHashes: Iterable<string>): void {
+    for (const hash of tokenHashes) for (const end of [...(this.sessionEnds.get(hash) ?? [])]) end();
+  }
 
   private static key(workspaceId: string, userId: string): string {
     return `${workspaceId}\u0000${userId}`;

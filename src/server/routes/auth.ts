@@ -5,7 +5,8 @@ import { deleteCookie, setCookie } from 'hono/cookie';
 import { z } from 'zod';
 import { COOKIE_NAMES } from '../../model/constants';
 import type { AuthStatus, FeatureFlag } from '../../model/types';
-import type { AppContext, AppEnv } from '../app';
+import { sessionDeps, type AppContext, type AppEnv } from '../app';
+import { liveSession, pruneExpiredSessions } from '../sessions';
 import { hashToken, newToken, requestToken } from '../auth';
 import { HttpProblem, parseBody } from '../http';
 import type { Session } from '../store/types';
@@ -21,7 +22,7 @@ async function sessionOf(ctx: AppContext, c: Context<AppEnv>): Promise<{ session
   const token = requestToken(c);
   if (!token) return null;
   const tokenHash = hashToken(token);
-  const session = await ctx.store.getSession(tokenHash);
+  const session = await liveSession(sessionDeps(ctx), tokenHash);
   return session ? { session, tokenHash } : null;
 }
 
@@ -47,6 +48,7 @@ export function authRoutes(ctx: AppContext) {
     const signIn = await ctx.source.demoSignIn(ctx.store, as);
     if (!signIn) throw new HttpProblem(400, `No demo member with id ${as}`);
     const token = newToken();
+    await pruneExpiredSessions(sessionDeps(ctx));
     await ctx.store.createSession(hashToken(token), { ...signIn, createdAt: ctx.clock.now() });
     setCookie(c, COOKIE_NAMES.session, token, { httpOnly: true, sameSite: 'Lax', path: '/', maxAge: SESSION_COOKIE_MAX_AGE });
     ctx.logger.log('info', 'signed in', { workspace: signIn.workspaceId, user: signIn.userId });
@@ -56,7 +58,11 @@ export function authRoutes(ctx: AppContext) {
 
   app.post('/auth/logout', async (c) => {
     const found = await sessionOf(ctx, c);
-    if (found) await ctx.store.deleteSession(found.tokenHash);
+    if (found) {
+      await ctx.store.deleteSession(found.tokenHash);
+      // Its open streams close now, not at their next heartbeat.
+      ctx.hub.endSessions([found.tokenHash]);
+    }
     deleteCookie(c, COOKIE_NAMES.session, { path: '/' });
     deleteCookie(c, COOKIE_NAMES.stream, { path: '/' });
     return c.json({ success: true });
@@ -97,7 +103,10 @@ export function authRoutes(ctx: AppContext) {
     const session = c.get('session');
     // Slack mode: the member's Slack token is revoked too (auth.revoke), and forgotten.
     if (ctx.source instanceof SlackSource) await ctx.source.revoke(session.workspaceId, session.userId);
+    // Revoking ends every session of the member, on every device, and closes their streams.
+    const ended = await ctx.store.deleteSessionsOf(session.workspaceId, session.userId);
     await ctx.store.deleteSession(c.get('tokenHash'));
+    ctx.hub.endSessions([...ended, c.get('tokenHash')]);
     deleteCookie(c, COOKIE_NAMES.session, { path: '/' });
     return c.json({ success: true, revoked: true });
   });

@@ -8,7 +8,8 @@ import { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { LIVE_HEARTBEAT_MS } from '../../model/constants';
 import type { LiveEvent } from '../../model/types';
-import type { AppContext, AppEnv } from '../app';
+import { sessionDeps, type AppContext, type AppEnv } from '../app';
+import { sessionEndsAt } from '../sessions';
 import { HttpProblem } from '../http';
 import type { StoredEvent } from '../store/types';
 
@@ -35,10 +36,15 @@ export function liveRoutes(ctx: AppContext) {
         wake?.();
       });
       let closed = false;
-      stream.onAbort(() => {
+      const end = () => {
         closed = true;
         wake?.();
-      });
+      };
+      stream.onAbort(end);
+      // The stream lives no longer than its session: logout and revoke end it at once, expiry on time.
+      const tokenHash = c.get('tokenHash');
+      const stopListening = ctx.hub.onSessionEnd(tokenHash, end);
+      const expiry = setTimeout(end, Math.max(0, Math.min(sessionEndsAt(session, sessionDeps(ctx).limits) - ctx.clock.now(), 2 ** 31 - 1)));
 
       const send = (event: LiveEvent) =>
         stream.writeSSE({ data: JSON.stringify(event), ...(event.sequence !== undefined ? { id: String(event.sequence) } : {}) });
@@ -81,6 +87,8 @@ export function liveRoutes(ctx: AppContext) {
         }
       } finally {
         unsubscribe();
+        stopListening();
+        clearTimeout(expiry);
       }
     });
   });

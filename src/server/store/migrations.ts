@@ -179,6 +179,11 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE oauth_states ADD COLUMN add_to TEXT;
   `,
+  // 13: sessions expire when idle too: when each was last used.
+  `
+  ALTER TABLE sessions ADD COLUMN last_seen_at INTEGER;
+  CREATE INDEX sessions_by_member ON sessions (workspace_id, user_id);
+  `,
 ];
 
 export function migrate(db: Database.Database): number {

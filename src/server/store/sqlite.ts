@@ -383,10 +383,24 @@ export class SqliteStore implements Store {
   }
 
   async getSession(tokenHash: string): Promise<Session | null> {
-    const row = this.st(`SELECT account_id, workspace_id, user_id, created_at FROM sessions WHERE token_hash = ?`).get(tokenHash) as
-      | { account_id: string; workspace_id: string; user_id: string; created_at: number }
+    const row = this.st(`SELECT account_id, workspace_id, user_id, created_at, last_seen_at FROM sessions WHERE token_hash = ?`).get(tokenHash) as
+      | { account_id: string; workspace_id: string; user_id: string; created_at: number; last_seen_at: number | null }
       | undefined;
-    return row ? { accountId: row.account_id, workspaceId: row.workspace_id, userId: row.user_id, createdAt: row.created_at } : null;
+    if (!row) return null;
+    const session: Session = { accountId: row.account_id, workspaceId: row.workspace_id, userId: row.user_id, createdAt: row.created_at };
+    if (row.last_seen_at !== null) session.lastSeenAt = row.last_seen_at;
+    return session;
+  }
+
+  async touchSession(tokenHash: string, at: number): Promise<void> {
+    this.st(`UPDATE sessions SET last_seen_at = ? WHERE token_hash = ?`).run(at, tokenHash);
+  }
+
+  async pruneSessions(createdBefore: number, seenBefore: number): Promise<string[]> {
+    const rows = this.st(`DELETE FROM sessions WHERE created_at < ? OR COALESCE(last_seen_at, created_at) < ? RETURNING token_hash`).all(createdBefore, seenBefore) as Array<{
+      token_hash: string;
+    }>;
+    return rows.map((r) => r.token_hash);
   }
 
   async switchSessionWorkspace(tokenHash: string, workspaceId: string, userId: string): Promise<void> {
@@ -1122,8 +1136,9 @@ export class SqliteStore implements Store {
     this.st(`DELETE FROM source_credentials WHERE workspace_id = ? AND user_id = ?`).run(workspaceId, userId);
   }
 
-  async deleteSessionsOf(workspaceId: string, userId: string): Promise<number> {
-    return this.st(`DELETE FROM sessions WHERE workspace_id = ? AND user_id = ?`).run(workspaceId, userId).changes;
+  async deleteSessionsOf(workspaceId: string, userId: string): Promise<string[]> {
+    const rows = this.st(`DELETE FROM sessions WHERE workspace_id = ? AND user_id = ? RETURNING token_hash`).all(workspaceId, userId) as Array<{ token_hash: string }>;
+    return rows.map((r) => r.token_hash);
   }
 
   async saveOAuthState(stateHash: string, browserHash: string, expiresAt: number, addTo?: OAuthAddTo): Promise<void> {

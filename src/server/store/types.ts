@@ -30,6 +30,8 @@ export interface Session {
   workspaceId: string;
   userId: string;
   createdAt: number;
+  /** When the session was last used (epoch ms; at most a minute stale); absent: never since it was created. */
+  lastSeenAt?: number;
 }
 
 export interface ConversationRecord {
@@ -306,6 +308,10 @@ export interface Store {
   getSession(tokenHash: string): Promise<Session | null>;
   switchSessionWorkspace(tokenHash: string, workspaceId: string, userId: string): Promise<void>;
   deleteSession(tokenHash: string): Promise<void>;
+  /** Records that a session was used. */
+  touchSession(tokenHash: string, at: number): Promise<void>;
+  /** Ends the sessions created before `createdBefore` or last used before `seenBefore`; answers their token hashes. */
+  pruneSessions(createdBefore: number, seenBefore: number): Promise<string[]>;
 
   /* conversations and messages, as one member sees them */
   listConversations(
@@ -425,7 +431,8 @@ export interface Store {
   listCredentials(): Promise<SourceCredential[]>;
   deleteCredential(workspaceId: string, userId: string): Promise<void>;
   /** Ends every session of a member (a revoked workspace token sends them back to sign in). */
-  deleteSessionsOf(workspaceId: string, userId: string): Promise<number>;
+  /** Ends every session of a member; answers their token hashes (so their open streams can be closed). */
+  deleteSessionsOf(workspaceId: string, userId: string): Promise<string[]>;
   /** Saves a sign-in's state (hashes only), dropping expired ones. */
   saveOAuthState(stateHash: string, browserHash: string, expiresAt: number, addTo?: OAuthAddTo): Promise<void>;
   /** Takes a state: answers it and deletes it, so it is used once (null: unknown or already used). */

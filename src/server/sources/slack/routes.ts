@@ -7,7 +7,8 @@
 import { Hono, type Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { COOKIE_NAMES } from '../../../model/constants';
-import type { AppContext, AppEnv } from '../../app';
+import { sessionDeps, type AppContext, type AppEnv } from '../../app';
+import { pruneExpiredSessions } from '../../sessions';
 import { hashToken, newToken } from '../../auth';
 import type { OAuthAddTo, Session } from '../../store/types';
 import { OAUTH_STATE_TTL_MS, SignInError, type SlackSource } from './source';
@@ -54,6 +55,7 @@ export function slackAuthRoutes(
         sessionHash: current?.tokenHash,
       });
       const token = newToken();
+      await pruneExpiredSessions(sessionDeps(ctx));
       await ctx.store.createSession(hashToken(token), { accountId: signIn.accountId, workspaceId: signIn.workspaceId, userId: signIn.userId, createdAt: ctx.clock.now() });
       setCookie(c, COOKIE_NAMES.session, token, { httpOnly: true, sameSite: 'Lax', path: '/', maxAge: SESSION_COOKIE_MAX_AGE });
       if (signIn.firstSignIn) source.syncInBackground(signIn.workspaceId, signIn.userId);

@@ -313,7 +313,8 @@ export class SlackSource implements WorkspaceSource {
   private async signOutMember(workspaceId: string, userId: string, reason: string): Promise<void> {
     await this.store.deleteCredential(workspaceId, userId);
     const sessions = await this.store.deleteSessionsOf(workspaceId, userId);
-    this.options.logger.log('warn', 'Slack token refused; member signed out', { workspace: workspaceId, user: userId, reason, sessions });
+    this.hub?.endSessions(sessions);
+    this.options.logger.log('warn', 'Slack token refused; member signed out', { workspace: workspaceId, user: userId, reason, sessions: sessions.length });
   }
 
   /* ---------- actions ---------- */
