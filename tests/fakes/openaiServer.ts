@@ -322,6 +322,20 @@ export function lastUserMessage(body: unknown): string {
   return textOf(users[users.length - 1]?.content);
 }
 
+/** The catch-up's data message: the JSON between <unread_context> markers of the first user message that has them. */
+export function unreadContext(body: unknown): unknown {
+  const data = chatMessages(body)
+    .filter((m) => m.role === 'user')
+    .map((m) => textOf(m.content))
+    .find((text) => text.startsWith('<unread_context>'));
+  if (!data) return undefined;
+  try {
+    return JSON.parse(data.slice('<unread_context>'.length, data.lastIndexOf('</unread_context>')).trim()) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The first JSON object or array that starts a line of the text and runs to its end, or undefined. */
 export function findJson(text: string): unknown {
   for (let i = 0; i < text.length; i++) {
@@ -347,8 +361,8 @@ export function findJson(text: string): unknown {
  *   `id` in the user message's JSON, by keywords: urgent for incident/outage/urgent/asap/today/
  *   deadline/blocker/down/broken/eod, can_wait for a mention of the member, a DM, a question or a
  *   review, else fyi;
- * - catch-up (system prompt mentions "action"): JSON {message, conversationIds, action}: a yes
- *   confirms, a no declines, 'clear'/'FYI'/'mark ... read' proposes marking FYI read, anything else
+ * - catch-up (system prompt mentions "action"; the unread context in the user message between
+ *   <unread_context> markers): JSON {message, conversationIds, action}: a yes confirms, a no declines, 'clear'/'FYI'/'mark ... read' proposes marking FYI read, anything else
  *   sums up the counts and names the urgent conversations first;
  * - anything else with 'Sources:' (answer): the first source's text, citing [1]; with no
  *   numbered source, that nothing was found;
@@ -361,7 +375,7 @@ export function scriptedReply(request: FakeRequest, transcript = SCRIPTED_TRANSC
   const user = lastUserMessage(body);
   if (isRecord(body) && body.stream === true) return { content: shout(user) };
   if (system.includes('"results"')) return { content: JSON.stringify({ results: scriptedClassifications(findJson(user)) }) };
-  if (system.includes('"action"')) return { content: JSON.stringify(scriptedCatchup(findJson(system), user)) };
+  if (system.includes('"action"')) return { content: JSON.stringify(scriptedCatchup(unreadContext(body), user)) };
   if (user.includes('Sources:')) return { content: scriptedAnswer(user) };
   return { content: `You said: ${user}` };
 }

@@ -14,10 +14,21 @@ import type { ServerLogger } from '../log';
 import type { AiLabel, CatchupSessionRecord, Session, Store, UnreadConversation } from '../store/types';
 import { messageScore } from '../routes/search';
 import { AiDirectory, aiMessagesOf, classifyInputOf, needsClassification, type AiConversationRef } from './inputs';
-import { catchupGreeting } from './local/catchup';
+import { catchupGreeting, detectIntent } from './local/catchup';
 import { lessonWords } from './local/classify';
 import { searchTerms } from './local/answer';
-import { AiError, type AiProvider, type AudioInput, type ClassifyInput, type CatchupContext, type CatchupConversation, type Lesson, type RetrievedMessage } from './types';
+import {
+  AiError,
+  type AiProvider,
+  type AudioInput,
+  type CatchupAction,
+  type CatchupReply,
+  type ClassifyInput,
+  type CatchupContext,
+  type CatchupConversation,
+  type Lesson,
+  type RetrievedMessage,
+} from './types';
 
 export interface AiServiceDeps {
   store: Store;
@@ -412,30 +423,52 @@ export class AiService {
     return { sessionId: state.id, message, stats };
   }
 
-  /** One turn of a session: the provider answers; a confirmed action is carried out. */
-  async catchupChat(session: Session, sessionId: string, message: string, markRead: (conversationId: string) => Promise<void>, signal?: AbortSignal) {
+  /**
+   * One turn of a session. The assistant proposes; only the member disposes: a pending action is
+   * carried out when the member's own words are a yes (matched here, by the server, never taken
+   * from the model's answer), and it marks read only up to the messages shown when it was proposed.
+   */
+  async catchupChat(
+    session: Session,
+    sessionId: string,
+    message: string,
+    markRead: (conversationId: string, upTo?: string) => Promise<void>,
+    signal?: AbortSignal,
+  ) {
     const state = await this.sessionOf(session, sessionId);
     const context = await this.catchupContext(session, state);
-    const reply = await this.deps.provider.catchup(context, message, signal);
+    const answer = state.pending ? detectIntent(message) : null;
     const now = this.deps.now();
-    state.history.push({ role: 'user', content: message, at: now });
-    let text = reply.message;
-    if (reply.perform?.type === 'mark_read') {
+    let reply: Pick<CatchupReply, 'message' | 'conversationIds' | 'proposal'>;
+    if (state.pending && answer === 'confirm') {
+      const action = state.pending;
       let done = 0;
-      for (const id of reply.perform.conversationIds) {
+      for (const id of action.conversationIds) {
         try {
-          await markRead(id);
+          await markRead(id, action.upTo?.[id]);
           done += 1;
         } catch (error) {
           this.deps.logger.log('warn', 'catch-up: mark read failed', { conversationId: id, error: String(error) });
         }
       }
       state.cleared += done;
-      if (done < reply.perform.conversationIds.length) text += ` (${reply.perform.conversationIds.length - done} could not be marked read.)`;
       state.pending = null;
+      const left = context.conversations.filter((c) => !action.conversationIds.includes(c.conversationId)).length;
+      const failed = action.conversationIds.length - done;
+      reply = {
+        message: `Done. I marked ${countOf(done, 'conversation')} as read. ${left === 0 ? "You're all caught up!" : `${countOf(left, 'unread conversation')} left.`}${failed ? ` (${failed} could not be marked read.)` : ''}`,
+        conversationIds: action.conversationIds.slice(0, 10),
+      };
+    } else if (state.pending && answer === 'decline') {
+      state.pending = null;
+      reply = { message: 'OK, I left them unread.', conversationIds: [] };
+    } else {
+      // The model's reply is text and a proposal at most: whatever it says about doing something is not acted on.
+      reply = await this.deps.provider.catchup({ ...context, pending: null }, message, signal);
+      if (reply.proposal) state.pending = withUpTo(reply.proposal, context);
     }
-    if (reply.proposal) state.pending = reply.proposal;
-    else if (reply.clearPending) state.pending = null;
+    state.history.push({ role: 'user', content: message, at: now });
+    const text = reply.message;
     state.history.push({ role: 'assistant', content: text, at: now });
     state.touchedAt = now;
     await this.deps.store.saveCatchupSession(state);
@@ -489,6 +522,7 @@ export class AiService {
         reason: conversation.ai_reason ?? null,
         unreadCount: conversation.unread_count,
         latestActivity: conversation.latest_ts ? tsSeconds(conversation.latest_ts) : 0,
+        ...(conversation.latest_ts ? { latestTs: conversation.latest_ts } : {}),
         messages: messages.slice(-10),
       });
     }
@@ -507,6 +541,23 @@ export class AiService {
   transcribe(audio: AudioInput, signal?: AbortSignal): Promise<string> {
     return this.deps.provider.transcribe(audio, signal);
   }
+}
+
+/** '1 conversation', '3 conversations'. */
+function countOf(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
+
+/** A proposal limited to the context's conversations, each up to its latest message shown now. */
+function withUpTo(action: CatchupAction, context: CatchupContext): CatchupAction {
+  const shown = new Map(context.conversations.map((c) => [c.conversationId, c.latestTs]));
+  const ids = action.conversationIds.filter((id) => shown.has(id));
+  const upTo: Record<string, string> = {};
+  for (const id of ids) {
+    const ts = shown.get(id);
+    if (ts) upTo[id] = ts;
+  }
+  return { ...action, conversationIds: ids, upTo };
 }
 
 /** The conversation_update of a new AI label. */

@@ -120,6 +120,8 @@ export interface CatchupConversation {
   unreadCount: number;
   /** Epoch seconds of the latest message. */
   latestActivity: number;
+  /** The latest message's ts: what a 'mark read' proposed now covers, and no further. */
+  latestTs?: string;
   /** The unread messages, oldest first (at most 10 of the newest). */
   messages: AiMessage[];
 }
@@ -137,7 +139,13 @@ export interface CatchupContext {
 }
 
 /** Something the catch-up assistant may do for the member, after asking. */
-export type CatchupAction = { type: 'mark_read'; conversationIds: string[]; description: string };
+export type CatchupAction = {
+  type: 'mark_read';
+  conversationIds: string[];
+  description: string;
+  /** Each conversation is marked read up to the message shown when it was proposed, never a later one. */
+  upTo?: Record<string, string>;
+};
 
 export interface CatchupReply {
   message: string;

@@ -130,8 +130,9 @@ export function aiRoutes(ctx: AppContext) {
     const ai = aiOf(ctx);
     const s = c.get('session');
     const { sessionId, message } = await parseBody(c, chatSchema);
-    const markRead = async (conversationId: string) => {
-      await markConversationRead(messaging, { workspaceId: s.workspaceId, userId: s.userId, conversationId });
+    // Up to the message the proposal showed: what arrived after it stays unread.
+    const markRead = async (conversationId: string, upTo?: string) => {
+      await markConversationRead(messaging, { workspaceId: s.workspaceId, userId: s.userId, conversationId, ...(upTo ? { timestamp: upTo } : {}) });
     };
     const reply = await ai.catchupChat(s, sessionId, message, markRead, clientSignal(c));
     return c.json({ success: true, ...reply });
