@@ -10,7 +10,7 @@ import { LiveHub } from './live/hub';
 import { HttpProblem } from './http';
 import { type ServerLogger, silentLogger } from './log';
 import { hashToken, presentedToken } from './auth';
-import { apiBodyLimit, changesState, fromOwnPage, jsonOnly, noStore, securityHeaders } from './requestSafety';
+import { apiBodyLimit, changesState, fromOwnPage, jsonOnly, securityHeaders } from './requestSafety';
 import { DEFAULT_SESSION_LIMITS, liveSession, type SessionLimits } from './sessions';
 import { MessagingError } from './messaging';
 import { authRoutes } from './routes/auth';
@@ -94,7 +94,6 @@ export function createApp(deps: AppDeps) {
   });
 
   app.use('*', securityHeaders({ https: deps.config?.publicUrl?.startsWith('https://') ?? false }));
-  app.use('/api/*', noStore);
   app.use('/api/*', apiBodyLimit);
   app.use('/api/*', jsonOnly);
   // A change made with the session cookie must come from Sift's own page (issue 12 §2); Bearer clients are exempt.
@@ -127,6 +126,8 @@ export function createApp(deps: AppDeps) {
       if (session) {
         c.set('session', session);
         c.set('tokenHash', tokenHash);
+        // A member's data is never kept by a cache (a route with its own rule, the live stream, replaces it).
+        c.header('Cache-Control', 'no-store');
       }
     }
     if (!c.get('session') && !PUBLIC_API.has(c.req.path)) return c.json({ error: 'Authentication required' }, 401);

@@ -1,7 +1,8 @@
 /**
  * What every request and answer goes through before a route sees it (issue 12 §2):
  * - security headers on every answer (nosniff, no framing, no referrer, same-origin opener and
- *   resource policies) and `Cache-Control: no-store` on API answers;
+ *   resource policies); authenticated API answers get `Cache-Control: no-store` where the session
+ *   is read (app.ts);
  * - a body limit on every API route (the transcription upload has its own, larger one);
  * - JSON routes take JSON only: a body of any other type answers 415;
  * - cross-site request forgery: a state-changing request authenticated by the session cookie
@@ -39,12 +40,6 @@ export function securityHeaders(options: { https: boolean }): MiddlewareHandler 
     strictTransportSecurity: options.https ? 'max-age=31536000; includeSubDomains' : false,
   });
 }
-
-/** `Cache-Control: no-store` on API answers that did not set their own. */
-export const noStore: MiddlewareHandler = async (c, next) => {
-  await next();
-  if (!c.res.headers.has('Cache-Control')) c.res.headers.set('Cache-Control', 'no-store');
-};
 
 const jsonBodyLimit = bodyLimit({
   maxSize: MAX_JSON_BODY_BYTES,
