@@ -134,13 +134,24 @@ describe('AuthScreen (SPEC §2.2)', () => {
   });
 
   describe('a failed Slack sign-in', () => {
-    it('shows the server’s message, and dismisses it', async () => {
+    it('shows the fixed text of its error code, and dismisses it', async () => {
       const user = userEvent.setup();
-      renderAuth('?error=state_mismatch&message=' + encodeURIComponent('The sign-in link expired or was already used. Connect again.'));
+      renderAuth('?error=invalid_state');
       const alert = screen.getByRole('alert');
-      expect(alert.textContent).toContain('The sign-in link expired or was already used. Connect again.');
+      expect(alert.textContent).toContain('This sign-in link is not valid, was already used, or was started elsewhere. Please try again.');
       await user.click(within(alert).getByRole('button', { name: 'Dismiss' }));
       expect(screen.queryByRole('alert')).toBeNull();
+    });
+
+    it.each([
+      ['?error=invalid_state&message=', 'This sign-in link is not valid'],
+      ['?error=constructor&message=', 'Slack sign-in did not complete. Please try again.'],
+      ['?error=made_up&message=', 'Slack sign-in did not complete. Please try again.'],
+    ])('never shows the address’s own words (issue 12): %s…', (query, shown) => {
+      renderAuth(query + encodeURIComponent('Your account is locked. Call +1 555 0100 to unlock it.'));
+      const alert = screen.getByRole('alert');
+      expect(alert.textContent).toContain(shown);
+      expect(alert.textContent).not.toContain('Call +1 555');
     });
 
     it('explains a cancelled consent without a message', () => {

@@ -2,9 +2,19 @@ import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { WaitlistModal, type WaitlistPlatform } from '../components/WaitlistModal';
 
-/** What a failed Slack sign-in says when the server's message is missing (by its error code). */
+/**
+ * What a failed Slack sign-in says, by its error code: fixed texts only. The address's own
+ * `message` is never shown, so a link cannot put words on Sift's sign-in page.
+ */
 const SIGN_IN_ERRORS: Record<string, string> = {
   access_denied: 'Slack sign-in was cancelled. Connect again to give Sift access.',
+  invalid_state: 'This sign-in link is not valid, was already used, or was started elsewhere. Please try again.',
+  expired_state: 'The sign-in took too long. Please try again.',
+  missing_code: 'Slack did not send an authorization code. Please try again.',
+  exchange_failed: 'Slack refused the sign-in. Please try again.',
+  slack_error: 'Slack could not complete the sign-in. Please try again.',
+  already_linked: 'This Slack account already belongs to another Sift account. Sign out and sign in with it instead.',
+  not_signed_in: 'Sign in first, then add another workspace.',
 };
 const SIGN_IN_ERROR_DEFAULT = 'Slack sign-in did not complete. Please try again.';
 
@@ -14,7 +24,7 @@ export function AuthScreen() {
   const [waitlist, setWaitlist] = useState<WaitlistPlatform | null>(null);
   const [params, setParams] = useSearchParams();
   const errorCode = params.get('error');
-  const signInError = errorCode ? params.get('message') || SIGN_IN_ERRORS[errorCode] || SIGN_IN_ERROR_DEFAULT : null;
+  const signInError = errorCode ? (Object.hasOwn(SIGN_IN_ERRORS, errorCode) ? SIGN_IN_ERRORS[errorCode]! : SIGN_IN_ERROR_DEFAULT) : null;
 
   const connect = () => {
     setConnecting(true);
