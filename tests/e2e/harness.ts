@@ -170,8 +170,9 @@ export function slackE2eSession(options: { fake?: FakeSlackOptions; init?: Array
       SIFT_SECRET: 'e2e-secret-key-for-the-stored-tokens',
     });
   });
-  // Registered after the fake starts, so the server gets its URLs.
-  const session = e2eSession({ env, init: options.init });
+  // Registered after the fake starts, so the server gets its URLs. The conversations page lists by time
+  // unless a test says otherwise (Slack's stand-in has no AI order to wait for).
+  const session = e2eSession({ env, init: options.init ?? [() => localStorage.setItem('sift_sort_mode:conversations', 'time')] });
   afterAll(() => fake?.close());
   return {
     session,

@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { FakeSlack } from '../fakes/slackServer';
 import { slackE2eSession } from './harness';
 
-const slack = slackE2eSession({ init: [() => localStorage.setItem('sift_sort_mode:conversations', 'time')] });
+const slack = slackE2eSession();
 const session = slack.session;
 let fake: FakeSlack;
 beforeAll(() => {

@@ -17,7 +17,7 @@ import { derivedText } from '../../src/model/slackText';
 import { plainText } from '../../src/model/text';
 import type { Message } from '../../src/model/types';
 
-const slack = slackE2eSession({ init: [() => localStorage.setItem('sift_sort_mode:conversations', 'time')] });
+const slack = slackE2eSession();
 const session = slack.session;
 let fake: FakeSlack;
 beforeAll(() => {

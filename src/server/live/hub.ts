@@ -10,6 +10,17 @@ export type EventListener = (event: StoredEvent) => void;
 /** Sees every published batch (for services that react to facts, like the AI's live triage). */
 export type PublishTap = (workspaceId: string, events: ReadonlyArray<StoredEvent & { userId: string }>) => void;
 
+/** Adds `item` to the set under `key`; answers the function that removes it (and the set once empty). */
+function addKeyed<T>(map: Map<string, Set<T>>, key: string, item: T): () => void {
+  let set = map.get(key);
+  if (!set) map.set(key, (set = new Set()));
+  set.add(item);
+  return () => {
+    set.delete(item);
+    if (set.size === 0) map.delete(key);
+  };
+}
+
 export class LiveHub {
   private readonly listeners = new Map<string, Set<EventListener>>();
   private readonly taps = new Set<PublishTap>();
@@ -18,13 +29,7 @@ export class LiveHub {
 
   /** Calls `end` when the session ends (logout, revoke, expiry); answers the function that stops listening. */
   onSessionEnd(tokenHash: string, end: () => void): () => void {
-    let set = this.sessionEnds.get(tokenHash);
-    if (!set) this.sessionEnds.set(tokenHash, (set = new Set()));
-    set.add(end);
-    return () => {
-      set.delete(end);
-      if (set.size === 0) this.sessionEnds.delete(tokenHash);
-    };
+    return addKeyed(this.sessionEnds, tokenHash, end);
   }
 
   /** Closes the open streams of these sessions. */
@@ -37,14 +42,7 @@ export class LiveHub {
   }
 
   subscribe(workspaceId: string, userId: string, listener: EventListener): () => void {
-    const key = LiveHub.key(workspaceId, userId);
-    let set = this.listeners.get(key);
-    if (!set) this.listeners.set(key, (set = new Set()));
-    set.add(listener);
-    return () => {
-      set.delete(listener);
-      if (set.size === 0) this.listeners.delete(key);
-    };
+    return addKeyed(this.listeners, LiveHub.key(workspaceId, userId), listener);
   }
 
   publish(workspaceId: string, events: ReadonlyArray<StoredEvent & { userId: string }>): void {
