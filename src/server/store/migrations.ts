@@ -184,6 +184,14 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE sessions ADD COLUMN last_seen_at INTEGER;
   CREATE INDEX sessions_by_member ON sessions (workspace_id, user_id);
   `,
+  // 14: live stream tickets: short-lived and single-use, so a stream URL never carries a session token.
+  `
+  CREATE TABLE stream_tickets (
+    ticket_hash TEXT PRIMARY KEY,
+    token_hash TEXT NOT NULL,
+    expires_at INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  `,
 ];
 
 export function migrate(db: Database.Database): number {

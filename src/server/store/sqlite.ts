@@ -403,6 +403,16 @@ export class SqliteStore implements Store {
     return rows.map((r) => r.token_hash);
   }
 
+  async createStreamTicket(ticketHash: string, tokenHash: string, expiresAt: number): Promise<void> {
+    this.st(`INSERT INTO stream_tickets (ticket_hash, token_hash, expires_at) VALUES (?, ?, ?)`).run(ticketHash, tokenHash, expiresAt);
+  }
+
+  async takeStreamTicket(ticketHash: string, now: number): Promise<string | null> {
+    this.st(`DELETE FROM stream_tickets WHERE expires_at <= ?`).run(now);
+    const row = this.st(`DELETE FROM stream_tickets WHERE ticket_hash = ? RETURNING token_hash`).get(ticketHash) as { token_hash: string } | undefined;
+    return row?.token_hash ?? null;
+  }
+
   async switchSessionWorkspace(tokenHash: string, workspaceId: string, userId: string): Promise<void> {
     this.st(`UPDATE sessions SET workspace_id = ?, user_id = ? WHERE token_hash = ?`).run(workspaceId, userId, tokenHash);
   }

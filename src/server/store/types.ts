@@ -312,6 +312,10 @@ export interface Store {
   touchSession(tokenHash: string, at: number): Promise<void>;
   /** Ends the sessions created before `createdBefore` or last used before `seenBefore`; answers their token hashes. */
   pruneSessions(createdBefore: number, seenBefore: number): Promise<string[]>;
+  /** Keeps a live stream ticket (its hash) for a session until `expiresAt`. */
+  createStreamTicket(ticketHash: string, tokenHash: string, expiresAt: number): Promise<void>;
+  /** Uses up a ticket: the session's token hash if it was still valid at `now`; it can never be used again. */
+  takeStreamTicket(ticketHash: string, now: number): Promise<string | null>;
 
   /* conversations and messages, as one member sees them */
   listConversations(
