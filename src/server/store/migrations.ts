@@ -192,6 +192,13 @@ export const MIGRATIONS: readonly string[] = [
     expires_at INTEGER NOT NULL
   ) WITHOUT ROWID;
   `,
+  // 15: the AI tokens each member used per UTC day (the daily AI budget), so a restart does not reset it.
+  `
+  CREATE TABLE ai_usage (
+    workspace_id TEXT NOT NULL, user_id TEXT NOT NULL, day TEXT NOT NULL, tokens INTEGER NOT NULL,
+    PRIMARY KEY (workspace_id, user_id, day)
+  ) WITHOUT ROWID;
+  `,
 ];
 
 export function migrate(db: Database.Database): number {

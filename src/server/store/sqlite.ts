@@ -1435,4 +1435,20 @@ export class SqliteStore implements Store {
   async close(): Promise<void> {
     this.db.close();
   }
+
+  async aiTokensUsed(workspaceId: string, userId: string, day: string): Promise<number> {
+    const row = this.st(`SELECT tokens FROM ai_usage WHERE workspace_id = ? AND user_id = ? AND day = ?`).get(workspaceId, userId, day) as { tokens: number } | undefined;
+    return row?.tokens ?? 0;
+  }
+
+  async addAiTokens(workspaceId: string, userId: string, day: string, tokens: number): Promise<number> {
+    return this.db.transaction(() => {
+      this.st(`DELETE FROM ai_usage WHERE workspace_id = ? AND user_id = ? AND day < ?`).run(workspaceId, userId, day);
+      const row = this.st(
+        `INSERT INTO ai_usage (workspace_id, user_id, day, tokens) VALUES (?, ?, ?, ?)
+         ON CONFLICT (workspace_id, user_id, day) DO UPDATE SET tokens = tokens + excluded.tokens RETURNING tokens`,
+      ).get(workspaceId, userId, day, Math.max(0, Math.round(tokens))) as { tokens: number };
+      return row.tokens;
+    })();
+  }
 }

@@ -470,4 +470,10 @@ export interface Store {
   eventsAfter(workspaceId: string, userId: string, after: number, limit?: number): Promise<StoredEvent[]>;
 
   close(): Promise<void>;
+
+  /* the daily AI budget */
+  /** The AI tokens a member used on a UTC day ('2026-11-20'). */
+  aiTokensUsed(workspaceId: string, userId: string, day: string): Promise<number>;
+  /** Adds tokens to the member's day and forgets their earlier days; answers the day's total. */
+  addAiTokens(workspaceId: string, userId: string, day: string, tokens: number): Promise<number>;
 }
