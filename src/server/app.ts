@@ -12,6 +12,7 @@ import { type ServerLogger, silentLogger } from './log';
 import { hashToken, presentedToken } from './auth';
 import { apiBodyLimit, changesState, fromOwnPage, jsonOnly, securityHeaders } from './requestSafety';
 import { DEFAULT_SESSION_LIMITS, liveSession, type SessionLimits } from './sessions';
+import { rateLimits, type RateLimitConfig } from './rateLimits';
 import { MessagingError } from './messaging';
 import { authRoutes } from './routes/auth';
 import { conversationRoutes } from './routes/conversations';
@@ -38,6 +39,8 @@ export interface AppConfig {
   aiModels?: string[];
   /** Session lifetimes (default: 30 days from sign-in, 7 days unused). */
   sessions?: SessionLimits;
+  /** Rate limits per member and address (default: DEFAULT_RATE_LIMITS; SIFT_RATE_LIMITS, SIFT_TRUST_PROXY). */
+  rateLimits?: RateLimitConfig;
   heartbeatMs?: number;
   /** Feature switches (SPEC §3 feature flags); the user profile is on unless turned off. */
   features?: { userProfile?: boolean };
@@ -94,6 +97,9 @@ export function createApp(deps: AppDeps) {
   });
 
   app.use('*', securityHeaders({ https: deps.config?.publicUrl?.startsWith('https://') ?? false }));
+  // Rate limits (issue 12 §2): per address here (sign-in, waitlist), per member once the session is known.
+  const limits = rateLimits(deps.config?.rateLimits);
+  app.use('*', limits.byAddress);
   app.use('/api/*', apiBodyLimit);
   app.use('/api/*', jsonOnly);
   // A change made with the session cookie must come from Sift's own page (issue 12 §2); Bearer clients are exempt.
@@ -133,6 +139,8 @@ export function createApp(deps: AppDeps) {
     if (!c.get('session') && !PUBLIC_API.has(c.req.path)) return c.json({ error: 'Authentication required' }, 401);
     return next();
   });
+
+  app.use('/api/*', limits.byMember);
 
   app.route('/', authRoutes(ctx));
   app.route('/', conversationRoutes(ctx));

@@ -3,11 +3,13 @@
  * (demo only), and the built client. Configuration is by environment:
  *   PORT (8787), HOST (127.0.0.1), SIFT_DATA_DIR (./data), SIFT_DEMO_SEED (42),
  *   SIFT_DEMO_SIZE (small | large), SIFT_SIMULATOR_RATE (messages a minute, 0 = off),
- *   SIFT_STATIC_DIR (dist), SIFT_LOG_LEVEL (info), SIFT_USER_PROFILE (1; 0 turns the profile pages off).
+ *   SIFT_STATIC_DIR (dist), SIFT_LOG_LEVEL (info), SIFT_USER_PROFILE (1; 0 turns the profile pages off),
+ *   SIFT_RATE_LIMITS (on | off | a scale factor and/or name=points/seconds), SIFT_TRUST_PROXY (0: proxies in front).
  * Slack mode (sources/slack/config.ts): SLACK_CLIENT_ID + SLACK_CLIENT_SECRET, SLACK_APP_TOKEN,
  *   SLACK_API_URL, SLACK_AUTHORIZE_URL, SIFT_PUBLIC_URL, SIFT_SECRET, SIFT_SLACK_POLL_SECONDS.
  */
 import { sessionLimitsFromDays, type SessionLimits } from './sessions';
+import { rateLimitsFromEnv, type RateLimitConfig } from './rateLimits';
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { serve } from '@hono/node-server';
@@ -39,6 +41,8 @@ export interface ServerOptions {
   slack: SlackConfig | null;
   /** Session lifetimes (SIFT_SESSION_MAX_DAYS, SIFT_SESSION_IDLE_DAYS). */
   sessions: SessionLimits;
+  /** Rate limits (SIFT_RATE_LIMITS, SIFT_TRUST_PROXY). */
+  rateLimits: RateLimitConfig;
 }
 
 /** Which AI provider the server runs: the local one (default), an OpenAI-compatible server, or none. */
@@ -107,6 +111,7 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): ServerOpti
     ai: aiOptionsFromEnv(env),
     slack,
     sessions: sessionLimitsFromDays(positive('SIFT_SESSION_MAX_DAYS', 30), positive('SIFT_SESSION_IDLE_DAYS', 7)),
+    rateLimits: rateLimitsFromEnv(env),
   };
 }
 
@@ -143,6 +148,7 @@ export async function startServer(options: ServerOptions) {
       ...(process.env.SIFT_PUBLIC_URL?.trim() ? { publicUrl: process.env.SIFT_PUBLIC_URL.trim().replace(/\/+$/, '') } : {}),
       aiModels: (process.env.SIFT_AI_MODELS ?? '').split(',').map((m) => m.trim()).filter(Boolean),
       sessions: options.sessions,
+      rateLimits: options.rateLimits,
     },
   });
   const server = await new Promise<Server>((resolveServer) => {
