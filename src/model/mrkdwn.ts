@@ -28,6 +28,7 @@
  */
 import { THREAD_TITLE_LENGTH } from './constants';
 import { emojiChar, isSkinTone } from './emoji';
+import { stripBidi } from './linkSafety';
 import { formatSlackDate } from './slackDate';
 import { cutText } from './text';
 
@@ -66,13 +67,8 @@ export function decodeEntities(text: string): string {
   return text.replace(ENTITY, (m) => ENTITIES[m] ?? m);
 }
 
-/** Bidirectional embedding, override and isolate controls, which can disguise a URL or a name. */
-const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/g;
-
-/** A label or name without bidi embedding/override/isolate characters (U+202A–U+202E, U+2066–U+2069). */
-export function stripBidi(text: string): string {
-  return text.replace(BIDI_CONTROLS, '');
-}
+/** Bidi and control characters, which can disguise a URL or a name, are removed by model/linkSafety. */
+export { stripBidi };
 
 const SAFE_URL = /^(?:https?:\/\/[^\s]|mailto:[^\s])/i;
 const UNSAFE_CHARS = /[\u0000-\u0020\u007F-\u009F\u202A-\u202E\u2066-\u2069]/;

@@ -91,7 +91,7 @@ describe('tokenize: tags', () => {
     expect(tokenize(`<@U9|\u2066ev\u202Ail\u2069>`, names)).toEqual([{ kind: 'user', id: 'U9', name: 'evil' }]);
     expect(tokenize(`<#C9|a\u202Db>`, names)).toEqual([{ kind: 'channel', id: 'C9', name: 'ab' }]);
     expect(tokenize(`<https://x.example|\u202E>`, names)).toEqual([{ kind: 'link', url: 'https://x.example', label: 'https://x.example' }]);
-    expect(stripBidi('a\u202Ab\u202Bc\u202Cd\u202De\u202Ef\u2066g\u2067h\u2068i\u2069j\u200Fk')).toBe('abcdefghij\u200Fk');
+    expect(stripBidi('a\u202Ab\u202Bc\u202Cd\u202De\u202Ef\u2066g\u2067h\u2068i\u2069j\u200Fk\u0000l\u009Bm')).toBe('abcdefghijklm');
   });
 });
 
