@@ -133,16 +133,15 @@ describe('injected limits', () => {
     await t.close();
   });
 
-  it('per member: search and send have their own budgets; another member and the window passing let requests through again', async () => {
-    const t = await appWith({ limits: { search: { points: 2, seconds: 0.4 }, send: { points: 1, seconds: 60 } } });
+  it('per member: search and send have their own budgets, and another member is not affected', async () => {
+    const t = await appWith({ limits: { search: { points: 2, seconds: 60 }, send: { points: 1, seconds: 60 } } });
     const me = await t.signInAt('198.51.100.1');
     const search = (token: string) => t.request('/api/search?q=deploy', { token });
     expect((await search(me)).status).toBe(200);
     expect((await search(me)).status).toBe(200);
     const refused = await search(me);
     expect(refused.status).toBe(429);
-    expect(refused.headers.get('retry-after')).toBe('1');
-    expect(((await refused.json()) as { error: string }).error).toBe('Too many requests. Try again in 1 second.');
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(55);
     // The same member from another address is the same budget; sending is a budget of its own.
     expect((await t.request('/api/search?q=deploy', { token: me, address: '198.51.100.2' })).status).toBe(429);
     const list = (await (await t.request('/api/conversations/data', { token: me })).json()) as { data: { conversations: Array<{ id: string; type: string; dm_user?: string }> } };
@@ -152,9 +151,20 @@ describe('injected limits', () => {
     // Another member is not affected.
     const other = await t.signInAt('198.51.100.3', list.data.conversations.find((c) => c.type === 'dm')!.dm_user);
     expect((await search(other)).status).toBe(200);
-    // Once the window has passed, the member searches again.
-    await new Promise((r) => setTimeout(r, 500));
-    expect((await search(me)).status).toBe(200);
+    await t.close();
+  });
+
+  it('once the window has passed, the member is let through again', async () => {
+    const t = await appWith({ limits: { search: { points: 1, seconds: 1 } } });
+    const me = await t.signInAt('198.51.100.1');
+    const search = () => t.request('/api/search?q=deploy', { token: me });
+    expect((await search()).status).toBe(200);
+    const refused = await search();
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe('1');
+    expect(((await refused.json()) as { error: string }).error).toBe('Too many requests. Try again in 1 second.');
+    await new Promise((r) => setTimeout(r, 1_100));
+    expect((await search()).status).toBe(200);
     await t.close();
   });
 
