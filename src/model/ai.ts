@@ -92,12 +92,30 @@ export interface CatchupStartResponse {
   error?: string;
 }
 
+/** Sift addition: a proposal waiting for the member's yes (typed, spoken, or its confirm button, which sends the id). */
+export interface CatchupProposal {
+  id: string;
+  /** 'Mark 3 FYI conversations as read' */
+  description: string;
+  conversation_ids: string[];
+}
+
+/** Sift addition: a conversation a yes marked read, and where it was read up to before (what undo restores). */
+export interface CatchupMarked {
+  conversation_id: string;
+  last_read: string;
+}
+
 export interface CatchupChatResponse {
   success: boolean;
   message?: string;
   error?: string;
   /** Sift addition: the sources the reply refers to (conversations to open). */
   sources?: AskSource[];
+  /** Sift addition: the reply proposes something (shown with 'Mark these read' and 'Not now'). */
+  proposal?: CatchupProposal;
+  /** Sift addition: the reply carried out a proposal; Cmd/Ctrl+Z restores these read positions. */
+  marked?: CatchupMarked[];
 }
 
 export interface CatchupTurn {
@@ -108,7 +126,7 @@ export interface CatchupTurn {
 
 export interface CatchupSessionResponse {
   success: boolean;
-  session?: { sessionId: string; createdAt: number; history: CatchupTurn[]; stats: CatchupStats };
+  session?: { sessionId: string; createdAt: number; history: CatchupTurn[]; stats: CatchupStats; pending?: CatchupProposal | null };
   error?: string;
 }
 

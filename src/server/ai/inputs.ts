@@ -141,6 +141,22 @@ export async function aiMessagesOf(store: Store, directory: AiDirectory, workspa
   return chosen.map((m) => directory.aiMessage(m, memberId));
 }
 
+/** '#general', 'Dana Reyes' for a DM, 'Thread in #general: …' for a thread (its name is its title). */
+export async function channelLabel(directory: AiDirectory, conversation: AiConversationRef): Promise<string> {
+  if (conversation.type === 'dm') return (await directory.ensure([conversation.dm_user])).nameOf(conversation.dm_user);
+  if (conversation.type === 'thread') {
+    const parent = conversation.parent_conversation_id ? await directory.channelName(conversation.parent_conversation_id) : null;
+    return parent ? `Thread in #${parent}: ${conversation.name}` : `Thread: ${conversation.name}`;
+  }
+  return `#${conversation.name}`;
+}
+
+/** Where a message opens in Sift. */
+export function permalinkOf(conversationId: string, ts: string): string {
+  return `/conversations?open=${encodeURIComponent(conversationId)}&ts=${encodeURIComponent(ts)}`;
+}
+
+
 /** One conversation as a ClassifyInput. */
 export async function classifyInputOf(
   store: Store,

@@ -1,34 +1,23 @@
 /**
  * The AI service: reads the store, builds the provider's inputs, calls the provider, writes
- * the results (labels with their events, lessons) and keeps catch-up sessions. Routes
- * (routes/ai.ts) validate requests and call it; providers never touch storage.
+ * the results (labels with their events, lessons); catch-up sessions are ./catchupSessions.
+ * Every provider call is made for a member and counted against their daily token budget
+ * (./budget). Routes (routes/ai.ts) validate requests and call it; providers never touch storage.
  */
-import { randomUUID } from 'node:crypto';
 import { ASK_DEFAULTS } from '../../model/constants';
-import { CAUGHT_UP_MESSAGE, type AskAnswer, type AskOptions, type AskSource, type AskTurn, type CatchupStats, type RefineMode } from '../../model/ai';
+import type { AskAnswer, AskOptions, AskSource, AskTurn, RefineMode } from '../../model/ai';
 import type { AiCategory, ConversationSummary, ConversationUpdateData } from '../../model/types';
-import { tsSeconds } from '../../model/ts';
 import { emojify } from '../../model/emoji';
 import type { LiveHub } from '../live/hub';
 import type { ServerLogger } from '../log';
-import type { AiLabel, CatchupSessionRecord, Session, Store, UnreadConversation } from '../store/types';
+import type { AiLabel, Session, Store, UnreadConversation } from '../store/types';
 import { messageScore } from '../routes/search';
-import { AiDirectory, aiMessagesOf, classifyInputOf, needsClassification, type AiConversationRef } from './inputs';
-import { catchupGreeting, detectIntent } from './local/catchup';
+import { AiBudget, DEFAULT_DAILY_TOKENS } from './budget';
+import { CatchupSessions } from './catchupSessions';
+import { AiDirectory, channelLabel, classifyInputOf, needsClassification, permalinkOf } from './inputs';
 import { lessonWords } from './local/classify';
 import { searchTerms } from './local/answer';
-import {
-  AiError,
-  type AiProvider,
-  type AudioInput,
-  type CatchupAction,
-  type CatchupReply,
-  type ClassifyInput,
-  type CatchupContext,
-  type CatchupConversation,
-  type Lesson,
-  type RetrievedMessage,
-} from './types';
+import { AiError, type AiProvider, type AudioInput, type ClassifyInput, type Lesson, type RetrievedMessage } from './types';
 
 export interface AiServiceDeps {
   store: Store;
@@ -38,6 +27,8 @@ export interface AiServiceDeps {
   logger: ServerLogger;
   /** Models a request may name in `options.model` besides the provider's own (SIFT_AI_MODELS); any other is refused. */
   models?: readonly string[];
+  /** AI tokens per member per UTC day (SIFT_AI_DAILY_TOKENS; 200,000 by default; 0: unlimited). */
+  dailyTokens?: number;
 }
 
 /** How many conversations go to the provider per classify call, and are written per transaction. */
@@ -51,13 +42,6 @@ interface ClassifyRun {
 }
 /** New messages are re-triaged in batches this long after the first of them. */
 export const LIVE_TRIAGE_DELAY_MS = 300;
-/** Catch-up sessions end after this long without a turn. */
-export const CATCHUP_IDLE_MS = 60 * 60 * 1000;
-/** A member keeps at most this many open catch-up sessions (the oldest is ended). */
-const CATCHUP_SESSIONS_PER_MEMBER = 5;
-/** The unread conversations a catch-up session reads (newest first). */
-const CATCHUP_CONVERSATIONS = 200;
-
 
 export interface ClassifySummary {
   classified: number;
@@ -79,9 +63,13 @@ export class AiService {
   private readonly dueLive = new Map<string, { workspaceId: string; userId: string; conversationId: string }>();
   private liveTimer: NodeJS.Timeout | null = null;
   private readonly untap: () => void;
+  readonly budget: AiBudget;
+  readonly catchup: CatchupSessions;
 
   constructor(private readonly deps: AiServiceDeps) {
     this.untap = deps.hub.tap((workspaceId, events) => this.onPublished(workspaceId, events));
+    this.budget = new AiBudget(deps.store, deps.now, deps.dailyTokens ?? DEFAULT_DAILY_TOKENS);
+    this.catchup = new CatchupSessions({ ...deps, budget: this.budget, classifyUnread: (session) => this.classifyUnread(session) });
   }
 
   /** Stops the live triage (tests and shutdown). */
@@ -134,7 +122,9 @@ export class AiService {
     if (!summary || summary.unread_count === 0 || summary.ai_source === 'manual') return;
     // One conversation on a live event: only the people its messages name are read.
     const input = await classifyInputOf(store, new AiDirectory(store, workspaceId), workspaceId, summary, userId);
-    const [result] = await this.deps.provider.classify([input], await store.listLessons(workspaceId, userId));
+    const lessons = await store.listLessons(workspaceId, userId);
+    // Over the member's daily budget, the conversation waits for tomorrow's triage (the budget throws; logged above).
+    const [result] = await this.budget.spend({ workspaceId, userId }, (meter) => this.deps.provider.classify([input], lessons, undefined, meter));
     if (!result) return;
     const label: AiLabel = { conversationId, category: result.category, reason: result.reason, confidence: result.confidence, triggers: result.triggers, basisTs: summary.latest_message?.ts ?? '' };
     const written = await store.setAiLabels(workspaceId, userId, [label], this.deps.now(), (done) =>
@@ -223,10 +213,14 @@ export class AiService {
       for (const summary of due.slice(i, i + CLASSIFY_BATCH)) {
         batch.push({ input: await classifyInputOf(store, directory, session.workspaceId, summary, session.userId), basisTs: summary.latest_ts });
       }
-      const results = await provider.classify(
-        batch.map((c) => c.input),
-        lessons,
-        signal,
+      // Checked per batch: a long background run stops once the member's daily budget is spent.
+      const results = await this.budget.spend(session, (meter) =>
+        provider.classify(
+          batch.map((c) => c.input),
+          lessons,
+          signal,
+          meter,
+        ),
       );
       const labels: AiLabel[] = batch.map((c, k) => {
         const r = results[k]!;
@@ -301,8 +295,9 @@ export class AiService {
 
   /* ---------- refinement ---------- */
 
-  refine(text: string, mode: RefineMode, signal?: AbortSignal): AsyncIterable<string> {
-    return this.deps.provider.refine(text, mode, signal);
+  /** The suggestion as a stream; refused (429) before it starts when the member's daily budget is spent. */
+  refine(session: Session, text: string, mode: RefineMode, signal?: AbortSignal): Promise<AsyncIterable<string>> {
+    return this.budget.stream(session, (meter) => this.deps.provider.refine(text, mode, signal, meter));
   }
 
   /* ---------- answers ---------- */
@@ -326,19 +321,17 @@ export class AiService {
     const searchText = previous && searchTerms(question).length < 2 ? `${previous} ${question}` : question;
     const directory = await new AiDirectory(this.deps.store, session.workspaceId).ensure([session.userId]);
     const { retrieved, iterations } = await this.retrieve(session, directory, searchText, topK);
-    const result = await this.deps.provider.answer(
-      {
-        question,
-        history,
-        retrieved,
-        maxSources,
-        temperature: options.temperature ?? ASK_DEFAULTS.temperature,
-        memberName: directory.nameOf(session.userId),
-        now: this.deps.now(),
-        ...(options.model ? { model: options.model } : {}),
-      },
-      signal,
-    );
+    const request = {
+      question,
+      history,
+      retrieved,
+      maxSources,
+      temperature: options.temperature ?? ASK_DEFAULTS.temperature,
+      memberName: directory.nameOf(session.userId),
+      now: this.deps.now(),
+      ...(options.model ? { model: options.model } : {}),
+    };
+    const result = await this.budget.spend(session, (meter) => this.deps.provider.answer(request, signal, meter));
     const sources: AskSource[] = result.sourceIndexes
       .filter((i) => i >= 0 && i < retrieved.length)
       .slice(0, maxSources)
@@ -395,169 +388,11 @@ export class AiService {
     return { retrieved, iterations };
   }
 
-  /* ---------- catch-up ---------- */
-
-  /** Starts a session over the member's unread conversations (classifying them first). */
-  async startCatchup(session: Session): Promise<{ sessionId?: string; message: string; stats: CatchupStats }> {
-    await this.classifyUnread(session).catch((error: unknown) => {
-      this.deps.logger.log('warn', 'catch-up: classification failed; going on with existing labels', { error: String(error) });
-    });
-    const context = await this.catchupContext(session, null);
-    const stats = statsOf(context.conversations, 0);
-    if (context.conversations.length === 0) return { message: CAUGHT_UP_MESSAGE, stats };
-    const now = this.deps.now();
-    // Idle sessions end, and the member keeps room for this one.
-    await this.deps.store.pruneCatchupSessions(session.workspaceId, session.userId, now - CATCHUP_IDLE_MS, CATCHUP_SESSIONS_PER_MEMBER - 1);
-    const message = emojify(catchupGreeting(context));
-    const state: CatchupSessionRecord = {
-      id: randomUUID(),
-      workspaceId: session.workspaceId,
-      userId: session.userId,
-      createdAt: now,
-      touchedAt: now,
-      history: [{ role: 'assistant', content: message, at: now }],
-      pending: null,
-      cleared: 0,
-    };
-    await this.deps.store.saveCatchupSession(state);
-    return { sessionId: state.id, message, stats };
-  }
-
-  /**
-   * One turn of a session. The assistant proposes; only the member disposes: a pending action is
-   * carried out when the member's own words are a yes (matched here, by the server, never taken
-   * from the model's answer), and it marks read only up to the messages shown when it was proposed.
-   */
-  async catchupChat(
-    session: Session,
-    sessionId: string,
-    message: string,
-    markRead: (conversationId: string, upTo?: string) => Promise<void>,
-    signal?: AbortSignal,
-  ) {
-    const state = await this.sessionOf(session, sessionId);
-    const context = await this.catchupContext(session, state);
-    const answer = state.pending ? detectIntent(message) : null;
-    const now = this.deps.now();
-    let reply: Pick<CatchupReply, 'message' | 'conversationIds' | 'proposal'>;
-    if (state.pending && answer === 'confirm') {
-      const action = state.pending;
-      let done = 0;
-      for (const id of action.conversationIds) {
-        try {
-          await markRead(id, action.upTo?.[id]);
-          done += 1;
-        } catch (error) {
-          this.deps.logger.log('warn', 'catch-up: mark read failed', { conversationId: id, error: String(error) });
-        }
-      }
-      state.cleared += done;
-      state.pending = null;
-      const left = context.conversations.filter((c) => !action.conversationIds.includes(c.conversationId)).length;
-      const failed = action.conversationIds.length - done;
-      reply = {
-        message: `Done. I marked ${countOf(done, 'conversation')} as read. ${left === 0 ? "You're all caught up!" : `${countOf(left, 'unread conversation')} left.`}${failed ? ` (${failed} could not be marked read.)` : ''}`,
-        conversationIds: action.conversationIds.slice(0, 10),
-      };
-    } else if (state.pending && answer === 'decline') {
-      state.pending = null;
-      reply = { message: 'OK, I left them unread.', conversationIds: [] };
-    } else {
-      // The model's reply is text and a proposal at most: whatever it says about doing something is not acted on.
-      reply = await this.deps.provider.catchup({ ...context, pending: null }, message, signal);
-      if (reply.proposal) state.pending = withUpTo(reply.proposal, context);
-    }
-    state.history.push({ role: 'user', content: message, at: now });
-    const text = reply.message;
-    state.history.push({ role: 'assistant', content: text, at: now });
-    state.touchedAt = now;
-    await this.deps.store.saveCatchupSession(state);
-    const byId = new Map(context.conversations.map((c) => [c.conversationId, c]));
-    const sources = reply.conversationIds
-      .map((id) => byId.get(id))
-      .filter((c): c is CatchupConversation => Boolean(c))
-      .slice(0, 10)
-      .map(catchupSource);
-    return { message: emojify(text), sources };
-  }
-
-  async catchupSession(session: Session, sessionId: string) {
-    const state = await this.sessionOf(session, sessionId);
-    return { sessionId: state.id, createdAt: state.createdAt, history: state.history, stats: await this.catchupStats(session, sessionId) };
-  }
-
-  async catchupStats(session: Session, sessionId: string): Promise<CatchupStats> {
-    const state = await this.sessionOf(session, sessionId);
-    const unread = await this.deps.store.unreadConversations(session.workspaceId, session.userId, CATCHUP_CONVERSATIONS);
-    return statsOf(
-      unread.map((u) => ({ category: u.ai_category ?? null })),
-      state.cleared,
-    );
-  }
-
-  async endCatchup(session: Session, sessionId: string): Promise<void> {
-    if (!(await this.deps.store.deleteCatchupSession(session.workspaceId, session.userId, sessionId))) throw new AiError('Catch-up session not found', 404);
-  }
-
-  /** The member's session; a missing, idle-expired or another member's session is 'not found'. */
-  private async sessionOf(session: Session, sessionId: string): Promise<CatchupSessionRecord> {
-    const state = await this.deps.store.getCatchupSession(session.workspaceId, session.userId, sessionId);
-    if (!state || state.touchedAt < this.deps.now() - CATCHUP_IDLE_MS) throw new AiError('Catch-up session not found', 404);
-    return state;
-  }
-
-  private async catchupContext(session: Session, state: CatchupSessionRecord | null): Promise<CatchupContext> {
-    const { store } = this.deps;
-    // At most CATCHUP_CONVERSATIONS conversations: only the people they name are read.
-    const directory = await new AiDirectory(store, session.workspaceId).ensure([session.userId]);
-    const unread = await store.unreadConversations(session.workspaceId, session.userId, CATCHUP_CONVERSATIONS);
-    const conversations: CatchupConversation[] = [];
-    for (const conversation of unread) {
-      const messages = await aiMessagesOf(store, directory, session.workspaceId, conversation, session.userId);
-      conversations.push({
-        conversationId: conversation.id,
-        type: conversation.type,
-        title: await channelLabel(directory, conversation),
-        category: conversation.ai_category ?? null,
-        reason: conversation.ai_reason ?? null,
-        unreadCount: conversation.unread_count,
-        latestActivity: conversation.latest_ts ? tsSeconds(conversation.latest_ts) : 0,
-        ...(conversation.latest_ts ? { latestTs: conversation.latest_ts } : {}),
-        messages: messages.slice(-10),
-      });
-    }
-    return {
-      memberId: session.userId,
-      memberName: directory.nameOf(session.userId),
-      now: this.deps.now(),
-      conversations,
-      history: (state?.history ?? []).map(({ role, content }) => ({ role, content })),
-      pending: state?.pending ?? null,
-    };
-  }
-
   /* ---------- transcription ---------- */
 
-  transcribe(audio: AudioInput, signal?: AbortSignal): Promise<string> {
-    return this.deps.provider.transcribe(audio, signal);
+  transcribe(session: Session, audio: AudioInput, signal?: AbortSignal): Promise<string> {
+    return this.budget.spend(session, (meter) => this.deps.provider.transcribe(audio, signal, meter));
   }
-}
-
-/** '1 conversation', '3 conversations'. */
-function countOf(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? '' : 's'}`;
-}
-
-/** A proposal limited to the context's conversations, each up to its latest message shown now. */
-function withUpTo(action: CatchupAction, context: CatchupContext): CatchupAction {
-  const shown = new Map(context.conversations.map((c) => [c.conversationId, c.latestTs]));
-  const ids = action.conversationIds.filter((id) => shown.has(id));
-  const upTo: Record<string, string> = {};
-  for (const id of ids) {
-    const ts = shown.get(id);
-    if (ts) upTo[id] = ts;
-  }
-  return { ...action, conversationIds: ids, upTo };
 }
 
 /** The conversation_update of a new AI label. */
@@ -573,21 +408,6 @@ function labelUpdate(label: AiLabel): ConversationUpdateData {
   return { conversation_id: label.conversationId, conversation, reason: 'ai_label' } as unknown as ConversationUpdateData;
 }
 
-/** '#general', 'Dana Reyes' for a DM, 'Thread in #general: …' for a thread (its name is its title). */
-async function channelLabel(directory: AiDirectory, conversation: AiConversationRef): Promise<string> {
-  if (conversation.type === 'dm') return (await directory.ensure([conversation.dm_user])).nameOf(conversation.dm_user);
-  if (conversation.type === 'thread') {
-    const parent = conversation.parent_conversation_id ? await directory.channelName(conversation.parent_conversation_id) : null;
-    return parent ? `Thread in #${parent}: ${conversation.name}` : `Thread: ${conversation.name}`;
-  }
-  return `#${conversation.name}`;
-}
-
-/** Where a message opens in Sift. */
-export function permalinkOf(conversationId: string, ts: string): string {
-  return `/conversations?open=${encodeURIComponent(conversationId)}&ts=${encodeURIComponent(ts)}`;
-}
-
 function toSource(r: RetrievedMessage): AskSource {
   return {
     id: `${r.conversationId}:${r.ts}`,
@@ -599,26 +419,6 @@ function toSource(r: RetrievedMessage): AskSource {
     score: Math.round(r.score * 1000) / 1000,
     conversation_id: r.conversationId,
   };
-}
-
-function catchupSource(c: CatchupConversation): AskSource {
-  const last = c.messages[c.messages.length - 1];
-  return {
-    id: last ? `${c.conversationId}:${last.ts}` : c.conversationId,
-    author: last?.author ?? '',
-    channel: emojify(c.title),
-    text: emojify(last?.text ?? ''),
-    timestamp: last?.ts ?? String(c.latestActivity),
-    permalink: permalinkOf(c.conversationId, last?.ts ?? ''),
-    score: 1,
-    conversation_id: c.conversationId,
-  };
-}
-
-function statsOf(conversations: ReadonlyArray<{ category: AiCategory | null }>, cleared: number): CatchupStats {
-  const stats: CatchupStats = { urgent: 0, can_wait: 0, fyi: 0, total: conversations.length, cleared };
-  for (const c of conversations) if (c.category) stats[c.category] += 1;
-  return stats;
 }
 
 const clamp01 = (n: number) => (Number.isFinite(n) ? Math.min(1, Math.max(0, n)) : 0);

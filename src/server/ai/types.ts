@@ -134,8 +134,6 @@ export interface CatchupContext {
   conversations: CatchupConversation[];
   /** Earlier turns of the session, oldest first. */
   history: Array<{ role: 'user' | 'assistant'; content: string }>;
-  /** An action the assistant proposed and waits for a yes to (see CatchupReply.proposal). */
-  pending: CatchupAction | null;
 }
 
 /** Something the catch-up assistant may do for the member, after asking. */
@@ -143,6 +141,8 @@ export type CatchupAction = {
   type: 'mark_read';
   conversationIds: string[];
   description: string;
+  /** Set by the service when it keeps the proposal: the id a confirm button sends back (random). */
+  id?: string;
   /** Each conversation is marked read up to the message shown when it was proposed, never a later one. */
   upTo?: Record<string, string>;
 };
@@ -151,14 +151,16 @@ export interface CatchupReply {
   message: string;
   /** Conversations the reply is about, to list as sources (at most 10). */
   conversationIds: string[];
-  /** Ask first: the session keeps it as pending; a later yes makes it `perform`. */
+  /**
+   * A proposal only: the session keeps it as pending, and the service carries it out when the
+   * member's own yes (or the confirm button with its id) comes; a provider never performs anything.
+   */
   proposal?: CatchupAction;
-  /** Do it now (the member said yes to the pending proposal). */
-  perform?: CatchupAction;
-  /** The pending proposal was declined or replaced. */
-  clearPending?: boolean;
   tokensUsed: number;
 }
+
+/** Where a provider reports the tokens one of its calls used (the daily budget counts them). */
+export type UsageMeter = (tokens: number) => void;
 
 export interface AudioInput {
   data: Uint8Array;
@@ -175,20 +177,25 @@ export interface AiProvider {
   /** Whether transcribe can work at all (the local provider has no speech model). */
   readonly canTranscribe: boolean;
   /** Classifies each input, in order. `lessons` are the member's, newest last. */
-  classify(inputs: ClassifyInput[], lessons: Lesson[], signal?: AbortSignal): Promise<Classification[]>;
+  classify(inputs: ClassifyInput[], lessons: Lesson[], signal?: AbortSignal, meter?: UsageMeter): Promise<Classification[]>;
   /** The refined text as chunks; concatenated they are the whole suggestion. Stops when the signal aborts. */
-  refine(text: string, mode: RefineMode, signal?: AbortSignal): AsyncIterable<string>;
-  answer(request: AnswerRequest, signal?: AbortSignal): Promise<AnswerResult>;
-  catchup(context: CatchupContext, message: string, signal?: AbortSignal): Promise<CatchupReply>;
+  refine(text: string, mode: RefineMode, signal?: AbortSignal, meter?: UsageMeter): AsyncIterable<string>;
+  answer(request: AnswerRequest, signal?: AbortSignal, meter?: UsageMeter): Promise<AnswerResult>;
+  catchup(context: CatchupContext, message: string, signal?: AbortSignal, meter?: UsageMeter): Promise<CatchupReply>;
   /** Text of the audio; throws AiError(400) for audio it cannot read. */
-  transcribe(audio: AudioInput, signal?: AbortSignal): Promise<string>;
+  transcribe(audio: AudioInput, signal?: AbortSignal, meter?: UsageMeter): Promise<string>;
 }
 
-/** An AI failure with the HTTP status the route answers (502 upstream, 503 unavailable, 504 timeout, 400 bad input, 404 no such session). */
+/**
+ * An AI failure with the HTTP status the route answers (502 upstream, 503 unavailable, 504 timeout,
+ * 400 bad input, 404 no such session, 409 a proposal no longer open, 429 over the daily budget,
+ * with the seconds to wait as Retry-After).
+ */
 export class AiError extends Error {
   constructor(
     message: string,
-    readonly status: 400 | 404 | 413 | 500 | 502 | 503 | 504 = 502,
+    readonly status: 400 | 404 | 409 | 413 | 429 | 500 | 502 | 503 | 504 = 502,
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
     this.name = 'AiError';

@@ -3,7 +3,7 @@
  * transcription. Bodies are validated here; the work is the AI service's (ai/service.ts).
  * Without an AI provider every call answers 503.
  */
-import { Hono, type Context } from 'hono';
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { streamSSE } from 'hono/streaming';
 import { z } from 'zod';
@@ -53,14 +53,26 @@ const refineSchema = z.object({
   mode: z.enum(REFINE_MODES),
 });
 
-const chatSchema = z.object({
-  sessionId: z.string().min(1).max(100),
-  message: z
-    .string()
-    .transform((m) => m.trim())
-    .refine((m) => m.length > 0, 'must not be blank')
-    .refine((m) => m.length <= MAX_QUESTION_LENGTH, `must be at most ${MAX_QUESTION_LENGTH} characters`),
-});
+/**
+ * A turn: the member's words (typed or spoken: SPEC §7.8), or (Sift's addition) a press of a
+ * proposal's button: the proposal's id and whether it was 'Mark these read' (true) or 'Not now'.
+ */
+const chatSchema = z.union([
+  z.object({
+    sessionId: z.string().min(1).max(100),
+    proposalId: z.string().min(1).max(100),
+    confirm: z.boolean(),
+    message: z.string().max(MAX_QUESTION_LENGTH).optional(),
+  }),
+  z.object({
+    sessionId: z.string().min(1).max(100),
+    message: z
+      .string()
+      .transform((m) => m.trim())
+      .refine((m) => m.length > 0, 'must not be blank')
+      .refine((m) => m.length <= MAX_QUESTION_LENGTH, `must be at most ${MAX_QUESTION_LENGTH} characters`),
+  }),
+]);
 
 function aiOf(ctx: AppContext): AiService {
   if (!ctx.ai) throw new AiError('AI is not available on this server', 503);
@@ -72,9 +84,16 @@ function clientSignal(c: Context): AbortSignal {
   return c.req.raw.signal;
 }
 
+/** An AI call refused until later (the daily budget) says when to come back: Retry-After on its 429. */
+const retryAfter: MiddlewareHandler<AppEnv> = async (c, next) => {
+  await next();
+  if (c.error instanceof AiError && c.error.retryAfterSeconds !== undefined) c.res.headers.set('Retry-After', String(c.error.retryAfterSeconds));
+};
+
 export function aiRoutes(ctx: AppContext) {
   const app = new Hono<AppEnv>();
   const messaging = { store: ctx.store, hub: ctx.hub, now: () => ctx.clock.now() };
+  for (const path of ['/api/features/*', '/api/ask', '/api/messages/refine']) app.use(path, retryAfter);
 
   app.post('/api/features/ai-sort/classify-unread', async (c) => {
     const summary = await aiOf(ctx).classifyUnread(c.get('session'));
@@ -94,12 +113,14 @@ export function aiRoutes(ctx: AppContext) {
     const ai = aiOf(ctx);
     const { text, mode } = await parseBody(c, refineSchema);
     const controller = new AbortController();
+    // Over the daily budget: a 429 before the stream starts.
+    const chunks = await ai.refine(c.get('session'), text, mode, controller.signal);
     return streamSSE(c, async (stream) => {
       stream.onAbort(() => controller.abort());
       const send = (event: RefineEvent) => stream.writeSSE({ data: JSON.stringify(event) });
       let whole = '';
       try {
-        for await (const chunk of ai.refine(text, mode, controller.signal)) {
+        for await (const chunk of chunks) {
           if (controller.signal.aborted) return;
           whole += chunk;
           await send({ chunk });
@@ -122,34 +143,35 @@ export function aiRoutes(ctx: AppContext) {
   });
 
   app.post('/api/features/voice-catchup/start', async (c) => {
-    const started = await aiOf(ctx).startCatchup(c.get('session'));
+    const started = await aiOf(ctx).catchup.start(c.get('session'));
     return c.json({ success: true, ...started });
   });
 
   app.post('/api/features/voice-catchup/chat', async (c) => {
     const ai = aiOf(ctx);
     const s = c.get('session');
-    const { sessionId, message } = await parseBody(c, chatSchema);
+    const body = await parseBody(c, chatSchema);
     // Up to the message the proposal showed: what arrived after it stays unread.
     const markRead = async (conversationId: string, upTo?: string) => {
       await markConversationRead(messaging, { workspaceId: s.workspaceId, userId: s.userId, conversationId, ...(upTo ? { timestamp: upTo } : {}) });
     };
-    const reply = await ai.catchupChat(s, sessionId, message, markRead, clientSignal(c));
+    const turn = 'proposalId' in body ? { proposalId: body.proposalId, confirm: body.confirm } : { message: body.message };
+    const reply = await ai.catchup.chat(s, body.sessionId, turn, markRead, clientSignal(c));
     return c.json({ success: true, ...reply });
   });
 
   app.get('/api/features/voice-catchup/session/:id', async (c) => {
-    const session = await aiOf(ctx).catchupSession(c.get('session'), c.req.param('id'));
+    const session = await aiOf(ctx).catchup.session(c.get('session'), c.req.param('id'));
     return c.json({ success: true, session });
   });
 
   app.get('/api/features/voice-catchup/session/:id/stats', async (c) => {
-    const stats = await aiOf(ctx).catchupStats(c.get('session'), c.req.param('id'));
+    const stats = await aiOf(ctx).catchup.stats(c.get('session'), c.req.param('id'));
     return c.json({ success: true, stats });
   });
 
   app.delete('/api/features/voice-catchup/session/:id', async (c) => {
-    await aiOf(ctx).endCatchup(c.get('session'), c.req.param('id'));
+    await aiOf(ctx).catchup.end(c.get('session'), c.req.param('id'));
     return c.json({ success: true });
   });
 
@@ -168,7 +190,7 @@ export function aiRoutes(ctx: AppContext) {
       const mimeType = (file.type || '').split(';')[0]!.trim().toLowerCase();
       if (!AUDIO_TYPES.includes(mimeType)) throw new HttpProblem(400, `Unsupported audio type ${mimeType || '(none)'}: send webm, ogg, mp4, mpeg, wav or flac`);
       if (!ai.provider.canTranscribe) throw new AiError('Transcription needs a speech model: set SIFT_AI_BASE_URL to an OpenAI-compatible server', 503);
-      const transcript = await ai.transcribe({ data: new Uint8Array(await file.arrayBuffer()), mimeType, filename: file.name || 'audio' }, clientSignal(c));
+      const transcript = await ai.transcribe(c.get('session'), { data: new Uint8Array(await file.arrayBuffer()), mimeType, filename: file.name || 'audio' }, clientSignal(c));
       return c.json({ success: true, transcript });
     },
   );

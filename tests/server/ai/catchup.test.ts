@@ -5,7 +5,6 @@ import { catchupGreeting, catchupReplyLocally, detectIntent, suggestReply, type 
 import type { CatchupConversation } from '../../../src/server/ai/types';
 import {
   ALL_CONVERSATIONS,
-  CLEAR_FYI,
   catchupContext,
   engineering,
   incidents,
@@ -187,7 +186,6 @@ describe('catchupReplyLocally: the chips', () => {
       conversationIds: ['C_ANN', 'C_DESIGN', 'C_RANDOM'],
       description: 'Mark 3 FYI conversations as read',
     });
-    expect(out.perform).toBeUndefined();
     expect(out.conversationIds).toEqual(['C_ANN', 'C_DESIGN', 'C_RANDOM']);
   });
 });
@@ -307,33 +305,18 @@ describe('catchupReplyLocally: other contexts', () => {
   });
 });
 
-describe('catchupReplyLocally: confirming a proposal', () => {
-  it('performs the pending action on a yes', () => {
-    const out = catchupReplyLocally(catchupContext(undefined, CLEAR_FYI), 'yes do it');
-    expect(out.message).toBe('Done. I marked 3 conversations as read. 6 unread conversations left.');
-    expect(out.perform).toEqual(CLEAR_FYI);
-    expect(out.proposal).toBeUndefined();
-    expect(out.clearPending).toBeUndefined();
-  });
-
-  it("says you're all caught up when the action cleared everything", () => {
-    const fyiOnly = ALL_CONVERSATIONS.filter((c) => CLEAR_FYI.conversationIds.includes(c.conversationId));
-    const out = catchupReplyLocally(catchupContext(fyiOnly, CLEAR_FYI), 'Sure');
-    expect(out.message).toBe("Done. I marked 3 conversations as read. You're all caught up!");
-    expect(out.perform).toEqual(CLEAR_FYI);
-  });
-
-  it('clears the pending action on a no', () => {
-    const out = catchupReplyLocally(catchupContext(undefined, CLEAR_FYI), 'no, cancel');
-    expect(out).toMatchObject({ message: 'OK, I left them unread.', conversationIds: [], clearPending: true });
-    expect(out.perform).toBeUndefined();
-  });
-
-  it('does nothing on a yes without a pending action', () => {
-    const out = reply('yes');
+describe('catchupReplyLocally: a yes or a no reaches it only with nothing pending', () => {
+  it('a yes: nothing is waiting for one, and nothing is proposed', () => {
+    const out = reply('yes do it');
     expect(out.message).toMatch(/^There's nothing waiting for a yes right now\./);
-    expect(out.perform).toBeUndefined();
-    expect(out.clearPending).toBeUndefined();
+    expect(out.proposal).toBeUndefined();
+    expect(out.conversationIds).toEqual([]);
+  });
+
+  it('a no: OK, and what it can do', () => {
+    const out = reply('no, cancel');
+    expect(out.message).toMatch(/^OK\. I can tell you what's urgent/);
+    expect(out.proposal).toBeUndefined();
   });
 });
 
@@ -356,12 +339,10 @@ describe('suggestReply', () => {
 });
 
 describe('catchupReplyLocally properties', () => {
-  const contexts = fc.subarray(ALL_CONVERSATIONS).chain((convs) =>
-    fc.constantFrom(null, CLEAR_FYI).map((pending) => catchupContext(convs, pending)),
-  );
+  const contexts = fc.subarray(ALL_CONVERSATIONS).map((convs) => catchupContext(convs));
   const messages = fc.oneof(fc.string(), fc.constantFrom(...SUGGESTION_CHIPS, ...EXAMPLE_PROMPTS, 'yes', 'no', 'anything on fire?'));
 
-  it('never throws; replies name at most 10 known conversations; only a yes performs, only FYI clearing proposes', () => {
+  it('never throws; replies name at most 10 known conversations; only FYI clearing proposes', () => {
     fc.assert(
       fc.property(contexts, messages, (context, message) => {
         const out = catchupReplyLocally(context, message);
@@ -372,16 +353,14 @@ describe('catchupReplyLocally properties', () => {
         for (const id of out.conversationIds) expect(known.has(id)).toBe(true);
         expect(out.tokensUsed).toBeGreaterThan(0);
         const intent = detectIntent(message);
-        if (out.perform) expect([intent, out.perform]).toEqual(['confirm', context.pending]);
         if (out.proposal) expect(intent).toBe('clear_fyi');
-        if (out.clearPending) expect([intent, context.pending]).toEqual(['decline', CLEAR_FYI]);
       }),
       { numRuns: 300 },
     );
   });
 
   it('leaves the context untouched', () => {
-    const context = catchupContext(ALL_CONVERSATIONS, CLEAR_FYI);
+    const context = catchupContext(ALL_CONVERSATIONS);
     const before = structuredClone(context);
     for (const message of [...SUGGESTION_CHIPS, ...EXAMPLE_PROMPTS, 'yes']) catchupReplyLocally(context, message);
     expect(context).toEqual(before);

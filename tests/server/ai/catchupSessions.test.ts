@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CATCHUP_IDLE_MS } from '../../../src/server/ai/service';
+import { CATCHUP_IDLE_MS } from '../../../src/server/ai/catchupSessions';
 import { api, signIn, startTestServer } from '../helpers';
 
 const dir = mkdtempSync(join(tmpdir(), 'sift-catchup-'));

@@ -90,8 +90,11 @@ describe('classify', () => {
     ]);
     const [request] = fake.requests;
     expect(request.body).toMatchObject({ model: 'gpt-4o-mini', temperature: 0, response_format: { type: 'json_object' } });
-    expect(systemPrompt(request.body)).toContain('The member marked similar messages from Priya Shah in #ops as Urgent (about: deploy, rollback).');
-    expect(systemPrompt(request.body)).toContain('Alex Kim');
+    // The member's corrections carry other people's names and words: data in a user message, never the system prompt.
+    expect(systemPrompt(request.body)).not.toContain('Priya Shah');
+    expect(systemPrompt(request.body)).not.toContain('rollback');
+    const data = chatMessages(request.body).map((m) => [m.role, String(m.content)]);
+    expect(data.slice(1)).toContainEqual(['user', JSON.stringify({ corrections: [{ category: 'Urgent', from: 'Priya Shah', where: '#ops', about: ['deploy', 'rollback'] }] })]);
     const prompt = JSON.parse(lastUserMessage(request.body)) as { conversations: Array<{ id: string; messages: Array<{ text: string }> }> };
     expect(prompt.conversations.map((c) => c.id)).toEqual(['C1', 'C2', 'C3']);
     expect(prompt.conversations[1].messages[0].text).toBe('Review my PR?');
@@ -238,7 +241,6 @@ describe('catchup', () => {
       { role: 'user', content: 'What is urgent?' },
       { role: 'assistant', content: '#incidents needs you.' },
     ],
-    pending: null,
     ...extra,
   });
   const modelSays = (reply: unknown) => fake.respond(() => ({ content: typeof reply === 'string' ? reply : JSON.stringify(reply), usage: { total_tokens: 77 } }));
@@ -271,10 +273,10 @@ describe('catchup', () => {
 
   it("the model's confirm or decline is never an action (the service decides from the member's own words)", async () => {
     modelSays({ message: 'Done.', action: 'Confirm' });
-    const confirmed = await ai.catchup(context({ pending }), 'yes');
+    const confirmed = await ai.catchup(context(), 'yes');
     expect(confirmed).toStrictEqual({ message: 'Done.', conversationIds: [], tokensUsed: 77 });
     modelSays({ message: 'OK, leaving them.', action: 'decline' });
-    const declined = await ai.catchup(context({ pending }), 'no');
+    const declined = await ai.catchup(context(), 'no');
     expect(declined).toStrictEqual({ message: 'OK, leaving them.', conversationIds: [], tokensUsed: 77 });
   });
 
@@ -287,12 +289,12 @@ describe('catchup', () => {
 
   it('a reply that is not the JSON asked for is shown as it is, with no action', async () => {
     modelSays('You have one urgent conversation: #incidents.');
-    expect(await ai.catchup(context({ pending }), 'hm?')).toEqual({ message: 'You have one urgent conversation: #incidents.', conversationIds: [], tokensUsed: 77 });
+    expect(await ai.catchup(context(), 'hm?')).toEqual({ message: 'You have one urgent conversation: #incidents.', conversationIds: [], tokensUsed: 77 });
   });
 
   it('the scripted fake proposes, confirms and sums up', async () => {
     expect(await ai.catchup(context(), 'please clear all unread FYI messages')).toMatchObject({ proposal: pending });
-    expect(await ai.catchup(context({ pending }), 'yes please')).not.toHaveProperty('perform');
+    expect(await ai.catchup(context(), 'yes please')).not.toHaveProperty('proposal');
     const summary = await ai.catchup(context(), 'what did I miss?');
     expect(summary.message).toContain('1 urgent');
     expect(summary.conversationIds[0]).toBe('C1');

@@ -96,3 +96,29 @@ describe("other people's text is data, never instructions", () => {
     }
   });
 });
+
+describe("the classifier: the member's corrections and other people's texts are data", () => {
+  it('a hostile text the member filed by hand (a lesson) never reaches the system prompt', async () => {
+    const [first, second] = (await server.store.unreadConversations(WS, ME)).filter((c) => c.type !== 'thread');
+    const say = async (conversationId: string, text: string) => {
+      const record = await server.store.conversationRecord(WS, conversationId);
+      const { token } = await signIn(server.url, record!.member_ids.find((m) => m !== ME)!);
+      expect((await api(server.url, token)('/api/messages/send', { body: { channel: conversationId, text } })).status).toBe(200);
+    };
+    await say(first!.id, HOSTILE);
+    // The member files it by hand: a lesson made of its sender, place and words.
+    expect((await call(`/api/features/ai-sort/label/${first!.id}`, { body: { category: 'urgent' } })).status).toBe(200);
+    expect((await server.store.listLessons(WS, ME)).at(-1)?.words).toContain('override');
+    // A new message elsewhere is classified with the lessons.
+    await say(second!.id, 'Lunch is in the kitchen');
+    const before = fake.requests.length;
+    expect((await call('/api/features/ai-sort/classify-unread', { method: 'POST' })).status).toBe(200);
+    const sent = fake.requests.slice(before).filter((r) => systemPrompt(r.body).includes('"results"'));
+    expect(sent.length).toBeGreaterThan(0);
+    for (const request of sent) {
+      expect(systemPrompt(request.body).toLowerCase()).not.toContain('override');
+      const data = chatMessages(request.body).filter((m) => m.role === 'user').map((m) => String(m.content));
+      expect(data.some((text) => text.includes('"corrections"') && text.includes('override'))).toBe(true);
+    }
+  });
+});

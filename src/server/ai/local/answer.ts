@@ -4,6 +4,7 @@
  */
 import { isTs, tsToMs } from '../../../model/ts';
 import type { AnswerRequest, AnswerResult, RetrievedMessage } from '../types';
+import { estimateTokens } from '../budget';
 
 /* ------------------------------------------------------------------ words */
 
@@ -61,11 +62,6 @@ export function mentions(words: readonly string[], term: string): boolean {
   return words.some((w) => w === term || stem(w) === s);
 }
 
-/** Rough token count of texts, as a language model would bill them: words × 1.3. */
-export function estimateTokens(...texts: string[]): number {
-  const words = texts.reduce((n, t) => n + (t.match(/\S+/g)?.length ?? 0), 0);
-  return Math.round(words * 1.3);
-}
 
 /* ------------------------------------------------------------------ sentences */
 

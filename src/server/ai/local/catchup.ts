@@ -6,7 +6,8 @@
 import { CAUGHT_UP_MESSAGE } from '../../../model/ai';
 import { cutText } from '../../../model/text';
 import type { AiMessage, CatchupAction, CatchupContext, CatchupConversation, CatchupReply } from '../types';
-import { estimateTokens, mentions, searchTerms, wordsOf } from './answer';
+import { estimateTokens } from '../budget';
+import { mentions, searchTerms, wordsOf } from './answer';
 
 /* ------------------------------------------------------------------ intents */
 
@@ -189,8 +190,6 @@ interface Draft {
   message: string;
   conversations: CatchupConversation[];
   proposal?: CatchupAction;
-  perform?: CatchupAction;
-  clearPending?: boolean;
 }
 
 const HELP =
@@ -390,21 +389,12 @@ function clearFyiReply(context: CatchupContext): Draft {
   return { message: `Mark ${what} as read? That's ${list}. Say yes to confirm.`, conversations: fyi, proposal };
 }
 
-function confirmReply(context: CatchupContext): Draft {
-  const pending = context.pending;
-  if (!pending) return { message: `There's nothing waiting for a yes right now. ${HELP}`, conversations: [] };
-  const done = new Set(pending.conversationIds);
-  const left = context.conversations.filter((c) => !done.has(c.conversationId)).length;
-  const rest = left === 0 ? "You're all caught up!" : `${plural(left, 'unread conversation')} left.`;
-  return {
-    message: `Done. I marked ${plural(done.size, 'conversation')} as read. ${rest}`,
-    conversations: context.conversations.filter((c) => done.has(c.conversationId)),
-    perform: pending,
-  };
+/** A yes or a no reaches the provider only when nothing is pending (the service answers the others). */
+function confirmReply(): Draft {
+  return { message: `There's nothing waiting for a yes right now. ${HELP}`, conversations: [] };
 }
 
-function declineReply(context: CatchupContext): Draft {
-  if (context.pending) return { message: 'OK, I left them unread.', conversations: [], clearPending: true };
+function declineReply(): Draft {
   return { message: `OK. ${HELP}`, conversations: [] };
 }
 
@@ -438,9 +428,9 @@ function thanksReply(context: CatchupContext): Draft {
 function draft(intent: CatchupIntent, context: CatchupContext, message: string): Draft {
   switch (intent) {
     case 'confirm':
-      return confirmReply(context);
+      return confirmReply();
     case 'decline':
-      return declineReply(context);
+      return declineReply();
     case 'help':
       return { message: HELP, conversations: [] };
     case 'thanks':
@@ -498,7 +488,7 @@ export function catchupGreeting(context: CatchupContext): string {
 /**
  * The assistant's reply to one message of a catch-up session, from the session's context:
  * the intent (detectIntent) answered over the unread conversations. Clearing FYI messages
- * is proposed first and performed on a later yes; a no clears the proposal.
+ * is only proposed: the service keeps the proposal and carries it out on the member's own yes.
  */
 export function catchupReplyLocally(context: CatchupContext, message: string): CatchupReply {
   const d = draft(detectIntent(message), context, message);
@@ -508,8 +498,6 @@ export function catchupReplyLocally(context: CatchupContext, message: string): C
     message: d.message,
     conversationIds: conversations.map((c) => c.conversationId),
     ...(d.proposal ? { proposal: d.proposal } : {}),
-    ...(d.perform ? { perform: d.perform } : {}),
-    ...(d.clearPending ? { clearPending: true } : {}),
     tokensUsed: estimateTokens(message, d.message, ...read),
   };
 }

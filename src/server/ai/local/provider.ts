@@ -2,11 +2,13 @@
  * The local AI provider: no network, deterministic, fast. It is what a fresh machine runs.
  * Classification, refinement, answers and catch-up are Sift's own engines (./classify,
  * ./refine, ./answer, ./catchup); speech needs a model this provider does not have, so
- * transcription answers 503 with how to get one.
+ * transcription answers 503 with how to get one. The tokens it reports to the daily budget are
+ * an estimate: the characters read and written, divided by four.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { RefineMode } from '../../../model/ai';
-import { AiError, type AiProvider, type AnswerRequest, type CatchupContext, type ClassifyInput, type Lesson } from '../types';
+import { estimateTokens } from '../budget';
+import { AiError, type AiProvider, type AnswerRequest, type CatchupContext, type ClassifyInput, type Lesson, type UsageMeter } from '../types';
 import { composeAnswer } from './answer';
 import { catchupReplyLocally } from './catchup';
 import { classifyLocally } from './classify';
@@ -29,12 +31,16 @@ export function createLocalProvider(options: LocalProviderOptions = {}): AiProvi
     model: LOCAL_MODEL,
     canTranscribe: false,
 
-    async classify(inputs: ClassifyInput[], lessons: Lesson[]) {
-      return inputs.map((input) => classifyLocally(input, lessons));
+    async classify(inputs: ClassifyInput[], lessons: Lesson[], _signal?: AbortSignal, meter?: UsageMeter) {
+      const results = inputs.map((input) => classifyLocally(input, lessons));
+      meter?.(estimateTokens(...inputs.flatMap((input) => input.messages.map((m) => m.text)), ...results.map((r) => r.reason)));
+      return results;
     },
 
-    async *refine(text: string, mode: RefineMode, signal?: AbortSignal) {
-      const chunks = chunkText(refineLocally(text, mode));
+    async *refine(text: string, mode: RefineMode, signal?: AbortSignal, meter?: UsageMeter) {
+      const refined = refineLocally(text, mode);
+      meter?.(estimateTokens(text, refined));
+      const chunks = chunkText(refined);
       const delay = chunks.length > 0 ? Math.min(chunkDelayMs, maxStreamMs / chunks.length) : 0;
       for (const chunk of chunks) {
         if (signal?.aborted) return;
@@ -43,12 +49,16 @@ export function createLocalProvider(options: LocalProviderOptions = {}): AiProvi
       }
     },
 
-    async answer(request: AnswerRequest) {
-      return { ...composeAnswer(request), model: LOCAL_MODEL };
+    async answer(request: AnswerRequest, _signal?: AbortSignal, meter?: UsageMeter) {
+      const result = composeAnswer(request);
+      meter?.(result.tokensUsed);
+      return { ...result, model: LOCAL_MODEL };
     },
 
-    async catchup(context: CatchupContext, message: string) {
-      return catchupReplyLocally(context, message);
+    async catchup(context: CatchupContext, message: string, _signal?: AbortSignal, meter?: UsageMeter) {
+      const reply = catchupReplyLocally(context, message);
+      meter?.(reply.tokensUsed);
+      return reply;
     },
 
     async transcribe() {
