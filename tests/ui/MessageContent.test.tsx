@@ -229,8 +229,40 @@ describe('MessageContent: attachments', () => {
   it('strips bidi override characters from names and titles', () => {
     const root = show({ text: '', attachments: [{ author_name: 'ad\u202Emin', title: 'in\u2066voice\u202Efdp.exe', title_link: 'https://x.example', text: 'x' }] });
     expect(screen.getByText('admin')).toBeTruthy();
-    expect(screen.getByRole('link', { name: 'invoicefdp.exe' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'invoicefdp.exe (x.example)' })).toBeTruthy();
     expect(root.textContent).not.toMatch(BIDI);
+  });
+});
+
+describe('MessageContent: links show where they go (issue 12 §4)', () => {
+  it('an attachment title, author, image and rich text link naming another host reveal the real one', () => {
+    const root = show({
+      text: '',
+      blocks: [{ type: 'rich_text', elements: [{ type: 'rich_text_section', elements: [{ type: 'link', url: 'https://evil.example/r', text: 'https://good.example/r' }] }] }],
+      attachments: [
+        {
+          author_name: 'github.com',
+          author_link: 'https://evil.example/a',
+          title: 'accounts.example.com',
+          title_link: 'https://xn--80ak6aa92e.com/t',
+          image_url: 'https://evil.example/i.png',
+          fallback: 'x',
+          text: 'x',
+        },
+      ],
+    });
+    const title = screen.getByRole('link', { name: 'accounts.example.com (xn--80ak6aa92e.com)' });
+    expect(title.getAttribute('title')).toBe('https://xn--80ak6aa92e.com/t');
+    expect(screen.getByRole('link', { name: 'github.com (evil.example)' }).getAttribute('title')).toBe('https://evil.example/a');
+    expect(screen.getByRole('link', { name: 'https://good.example/r (evil.example)' }).getAttribute('href')).toBe('https://evil.example/r');
+    // The image is named by its title: it names another host, so the real one shows too.
+    expect(screen.getByRole('link', { name: 'Image: accounts.example.com (evil.example)' })).toBeTruthy();
+    expect(root.querySelectorAll('.link-target')).toHaveLength(4);
+  });
+
+  it('a plain title keeps its words and gets the whole target as its title', () => {
+    show({ text: '', attachments: [{ title: 'sift #42 passed', title_link: 'https://ci.example/42', text: 'x' }] });
+    expect(screen.getByRole('link', { name: 'sift #42 passed' }).getAttribute('title')).toBe('https://ci.example/42');
   });
 });
 

@@ -171,7 +171,7 @@ describe('MessageText: hostile text stays inert', () => {
     show(`<${url}|invoice\u202Efdp.exe>`);
     const link = screen.getByRole('link');
     expect(link.getAttribute('href')).toBe(url);
-    expect(link.textContent).toBe('invoicefdp.exe');
+    expect(link.textContent).toBe('invoicefdp.exe (evil.example)');
     expect(link.textContent).not.toMatch(BIDI);
   });
 
@@ -187,8 +187,40 @@ describe('MessageText: hostile text stays inert', () => {
     const root = show('<https://x.example|" onmouseover="alert(1)> <@U1|" onclick="x>');
     const link = root.querySelector('a')!;
     expect(link.getAttribute('onmouseover')).toBeNull();
-    expect(Array.from(link.attributes).map((a) => a.name).sort()).toEqual(['href', 'rel', 'target']);
+    expect(Array.from(link.attributes).map((a) => a.name).sort()).toEqual(['href', 'rel', 'target', 'title']);
     expect(root.querySelector('[onclick]')).toBeNull();
+  });
+});
+
+describe('MessageText: a link shows where it goes (issue 12 §4)', () => {
+  it.each<[string, string, string]>([
+    // [markup, the link's accessible name (label, then the revealed host), title]
+    ['<https://evil.example/login|accounts.example.com>', 'accounts.example.com (evil.example)', 'https://evil.example/login'],
+    ['<https://evil.example/|https://good.example>', 'https://good.example (evil.example)', 'https://evil.example/'],
+    ['<https://evil.example/|good.example@evil.example>', 'good.example@evil.example (evil.example)', 'https://evil.example/'],
+    ['<https://good.example@evil.example/>', 'https://good.example@evil.example/ (evil.example)', 'https://good.example@evil.example/'],
+    ['<https://xn--80ak6aa92e.com/|apple.com>', 'apple.com (xn--80ak6aa92e.com)', 'https://xn--80ak6aa92e.com/'],
+    ['<https://xn--80ak6aa92e.com/|\u0430\u0440\u0440\u04CF\u0435.com>', '\u0430\u0440\u0440\u04CF\u0435.com (xn--80ak6aa92e.com)', 'https://xn--80ak6aa92e.com/'],
+    ['<https://evil.example/|accounts\u200B.exa\uFEFFmple.com>', 'accounts.example.com (evil.example)', 'https://evil.example/'],
+    ['<https://evil.example/|\u202Emoc.elgoog>', 'moc.elgoog (evil.example)', 'https://evil.example/'],
+  ])('%j reads %j', (markup, name, title) => {
+    const root = show(markup);
+    const link = screen.getByRole('link', { name });
+    expect(link.getAttribute('title')).toBe(title);
+    expect(link.querySelector('.link-target')!.textContent).toBe(name.slice(name.lastIndexOf(' (') + 1));
+    expect(root.textContent).not.toMatch(/[\u200B\uFEFF\u202A-\u202E]/);
+  });
+
+  it.each<[string, string, string]>([
+    ['<https://www.example.com/|example.com>', 'example.com', 'https://www.example.com/'],
+    ['<https://example.com/docs|example.com/docs/>', 'example.com/docs/', 'https://example.com/docs'],
+    ['<https://xn--80ak6aa92e.com/>', 'https://xn--80ak6aa92e.com/', 'https://xn--80ak6aa92e.com/'],
+    ['<https://evil.example/doc|the doc>', 'the doc', 'https://evil.example/doc'],
+  ])('%j is fine: %j, with the whole target as its title', (markup, name, title) => {
+    const root = show(markup);
+    const link = screen.getByRole('link', { name });
+    expect(link.getAttribute('title')).toBe(title);
+    expect(root.querySelector('.link-target')).toBeNull();
   });
 });
 

@@ -3,8 +3,9 @@
  * (blocks, rich text, attachment cards, file chips, huddles, reactions, '(edited)', deleted and
  * system lines) drawn with React, never from an HTML string.
  *
- * Every href is re-checked here (http, https, mailto) and every picture (custom emoji) must be
- * http or https; buttons and inputs of Block Kit are static labels, never working controls; files
+ * Every href is re-checked here (http, https, mailto) and shown by ExternalLink (the real host
+ * beside a label that names another, the whole target as a title); every picture (custom emoji)
+ * must be http or https; buttons and inputs of Block Kit are static labels, never working controls; files
  * link to Slack's own page, never a download through Sift. An attachment's colour bar is the one
  * colour taken from data: validated as '#rrggbb' again and set as the `--bar` custom property.
  */
@@ -23,18 +24,8 @@ import {
 } from '../../model/slackContent';
 import type { Message } from '../../model/types';
 import { Icon } from './Icons';
-import { Tokens, isImageUrl } from './MessageText';
+import { ExternalLink, Tokens, isImageUrl } from './MessageText';
 import '../styles-message.css';
-
-/** A link only to a safe address; otherwise its text alone. */
-function SafeLink({ url, className, children }: { url: string | undefined; className?: string; children: ReactNode }) {
-  if (!url || !isSafeUrl(url)) return <span className={className}>{children}</span>;
-  return (
-    <a href={url} className={className} target="_blank" rel="noopener noreferrer">
-      {children}
-    </a>
-  );
-}
 
 function Mrkdwn({ tokens, className, edited = false }: { tokens: Token[]; className?: string; edited?: boolean }) {
   return (
@@ -128,10 +119,10 @@ function AttachmentCard({ node, names }: { node: AttachmentNode; names: ContentN
     <div className="attachment-wrap">
       {node.pretext.length > 0 && <Mrkdwn tokens={node.pretext} className="attachment-pretext" />}
       <div className={style ? 'attachment has-bar' : 'attachment'} style={style}>
-        {node.author && <SafeLink url={node.author.url} className="attachment-author">{node.author.name}</SafeLink>}
+        {node.author && <ExternalLink url={node.author.url} className="attachment-author" label={node.author.name} />}
         {node.title && (
           <div className="attachment-title">
-            <SafeLink url={node.title.url}>{node.title.text}</SafeLink>
+            <ExternalLink url={node.title.url} label={node.title.text} />
           </div>
         )}
         {node.text.length > 0 && <Mrkdwn tokens={node.text} className="attachment-text" />}
@@ -147,7 +138,7 @@ function AttachmentCard({ node, names }: { node: AttachmentNode; names: ContentN
         )}
         {node.image && (
           <div className="block-image">
-            <SafeLink url={node.image.url}>Image: {node.image.alt}</SafeLink>
+            <ExternalLink url={node.image.url} label={`Image: ${node.image.alt}`} />
           </div>
         )}
         {node.blocks.map((block, i) => (
@@ -343,7 +334,7 @@ function ContentNodeView({ node, names, edited = false }: { node: ContentNode; n
       return (
         <div className="block-image">
           {node.title && <div className="block-image-title">{node.title}</div>}
-          <SafeLink url={node.url && isImageUrl(node.url) ? node.url : undefined}>Image: {node.alt}</SafeLink>
+          <ExternalLink url={node.url && isImageUrl(node.url) ? node.url : undefined} label={`Image: ${node.alt}`} />
         </div>
       );
     case 'controls':
@@ -357,7 +348,7 @@ function ContentNodeView({ node, names, edited = false }: { node: ContentNode; n
     case 'video':
       return (
         <div className="block-image">
-          <SafeLink url={node.url && isImageUrl(node.url) ? node.url : undefined}>Video: {node.title}</SafeLink>
+          <ExternalLink url={node.url && isImageUrl(node.url) ? node.url : undefined} label={`Video: ${node.title}`} />
         </div>
       );
     case 'attachment':

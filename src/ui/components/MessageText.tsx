@@ -1,10 +1,14 @@
 /**
  * A message's Slack markup as React elements (DESIGN §6): tokens from src/model/mrkdwn, each
  * turned into an element whose text React escapes; no HTML string is ever injected. Links are
- * re-checked (http, https, mailto) and a custom emoji's picture must be http or https.
+ * re-checked (http, https, mailto) and shown as model/linkSafety decides: a label that names
+ * another address gets the real host beside it, and every link its whole target as a title. A
+ * custom emoji's picture must be http or https.
  */
 import { Fragment, useMemo, type ReactNode } from 'react';
+import { linkPresentation } from '../../model/linkSafety';
 import { isSafeUrl, stripBidi, tokenize, type MrkdwnNames, type Token } from '../../model/mrkdwn';
+import '../styles-message.css';
 
 /** Quotes and pre blocks are blocks: a newline right after one would add an empty line. */
 function isBlock(token: Token | undefined): boolean {
@@ -14,6 +18,31 @@ function isBlock(token: Token | undefined): boolean {
 /** A custom emoji's picture address: http or https only. */
 export function isImageUrl(url: string | undefined): url is string {
   return typeof url === 'string' && /^https?:\/\//i.test(url) && isSafeUrl(url);
+}
+
+/**
+ * A link to an outside address, as linkPresentation shows it: the label, the real host beside it
+ * when the label names another, the whole target as the title. Only http:, https: and mailto:
+ * ever become an href (checked again here); any other address leaves the label as text.
+ */
+export function ExternalLink({ url, label, className }: { url: string | undefined; label: string; className?: string }) {
+  if (!url || !isSafeUrl(url)) return <span className={className}>{stripBidi(label)}</span>;
+  const shown = linkPresentation(url, label);
+  // A dir attribute isolates each part (as <bdi> does): right-to-left text in the label cannot
+  // move the revealed host, which reads left to right.
+  return (
+    <a href={url} className={className} title={shown.title} target="_blank" rel="noopener noreferrer">
+      <span dir="auto">{shown.label}</span>
+      {shown.reveal !== undefined && (
+        <>
+          {' '}
+          <span className="link-target" dir="ltr">
+            ({shown.reveal})
+          </span>
+        </>
+      )}
+    </a>
+  );
 }
 
 function renderTokens(tokens: Token[]): ReactNode[] {
@@ -51,16 +80,8 @@ function renderToken(token: Token): ReactNode {
       return <span className="mention channel">#{stripBidi(token.name)}</span>;
     case 'broadcast':
       return <span className="mention broadcast">@{stripBidi(token.name)}</span>;
-    case 'link': {
-      const label = stripBidi(token.label) || token.url;
-      // Checked again here: only http:, https: and mailto: ever become an href.
-      if (!isSafeUrl(token.url)) return label;
-      return (
-        <a href={token.url} target="_blank" rel="noopener noreferrer">
-          {label}
-        </a>
-      );
-    }
+    case 'link':
+      return <ExternalLink url={token.url} label={stripBidi(token.label) || token.url} />;
     case 'emoji':
       if (token.char !== null) {
         return (
