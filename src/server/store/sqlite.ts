@@ -1138,6 +1138,10 @@ export class SqliteStore implements Store {
     return row ? toCredential(row) : null;
   }
 
+  async replaceCredentialSecret(workspaceId: string, userId: string, expected: string, secret: string): Promise<boolean> {
+    return this.st(`UPDATE source_credentials SET secret = ? WHERE workspace_id = ? AND user_id = ? AND secret = ?`).run(secret, workspaceId, userId, expected).changes === 1;
+  }
+
   async listCredentials(): Promise<SourceCredential[]> {
     return (this.st(`SELECT * FROM source_credentials ORDER BY workspace_id, user_id`).all() as CredentialRow[]).map(toCredential);
   }

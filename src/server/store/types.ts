@@ -432,6 +432,8 @@ export interface Store {
   applySourceBatch(workspaceId: string, batch: SourceBatch, at: number, build?: EventBuilder<SourceBatchResult>): Promise<Written<SourceBatchResult>>;
   saveCredential(credential: SourceCredential): Promise<void>;
   getCredential(workspaceId: string, userId: string): Promise<SourceCredential | null>;
+  /** Replaces a credential's secret only while it is still `expected` (re-encryption under a new key); answers whether it did. */
+  replaceCredentialSecret(workspaceId: string, userId: string, expected: string, secret: string): Promise<boolean>;
   listCredentials(): Promise<SourceCredential[]>;
   deleteCredential(workspaceId: string, userId: string): Promise<void>;
   /** Ends every session of a member (a revoked workspace token sends them back to sign in). */

@@ -113,11 +113,12 @@ describe('applySourceBatch', () => {
 describe('Slack credentials and sign-in states', () => {
   it('encrypts tokens (AES-256-GCM) and refuses a tampered value', () => {
     const cipher = TokenCipher.fromSecret('a long enough secret');
-    const stored = cipher.encrypt('xoxp-1-secret-token');
+    const row = { workspaceId: WS, userId: 'UME' };
+    const stored = cipher.encrypt('xoxp-1-secret-token', row);
     expect(stored).not.toContain('xoxp');
-    expect(cipher.decrypt(stored)).toBe('xoxp-1-secret-token');
-    expect(() => cipher.decrypt(stored.slice(0, -2) + 'AA')).toThrow();
-    expect(() => TokenCipher.fromSecret('another secret!').decrypt(stored)).toThrow();
+    expect(cipher.decrypt(stored, row)).toBe('xoxp-1-secret-token');
+    expect(() => cipher.decrypt(stored.slice(0, -2) + 'AA', row)).toThrow();
+    expect(() => TokenCipher.fromSecret('another secret!').decrypt(stored, row)).toThrow();
   });
 
   it('generates the key file once, mode 0600', () => {
@@ -127,7 +128,8 @@ describe('Slack credentials and sign-in states', () => {
     expect(statSync(join(dir, 'secret.key')).mode & 0o777).toBe(0o600);
     const b = TokenCipher.fromKeyFile(dir);
     expect(readFileSync(join(dir, 'secret.key'), 'utf8')).toBe(key);
-    expect(b.decrypt(a.encrypt('xoxp-x'))).toBe('xoxp-x');
+    expect(b.keyId).toBe(a.keyId);
+    expect(b.decrypt(a.encrypt('xoxp-x', { workspaceId: WS, userId: 'UME' }), { workspaceId: WS, userId: 'UME' })).toBe('xoxp-x');
   });
 
   it('takes an OAuth state once', async () => {

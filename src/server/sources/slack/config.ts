@@ -6,6 +6,7 @@
  *   SLACK_AUTHORIZE_URL                    OAuth v2 authorize page (default https://slack.com/oauth/v2/authorize)
  *   SIFT_PUBLIC_URL                        the origin of the redirect URI (default: the request's)
  *   SIFT_SECRET                            key of the stored tokens (default: <dataDir>/secret.key)
+ *   SIFT_SECRET_PREVIOUS                   older secrets, comma-separated: read (and re-encrypted at startup), never written
  *   SIFT_SLACK_POLL_SECONDS                incremental sync period without Socket Mode (default 30, 0 = off)
  */
 
@@ -55,6 +56,8 @@ export interface SlackConfig {
   authorizeUrl: string;
   publicUrl?: string;
   secret?: string;
+  /** SIFT_SECRET_PREVIOUS: secrets whose stored tokens are still read, and re-encrypted under the current key at startup. */
+  previousSecrets?: string[];
   pollSeconds: number;
   scopes: readonly string[];
   rate: RatePolicy;
@@ -106,5 +109,11 @@ export function slackConfigFromEnv(env: NodeJS.ProcessEnv): SlackConfig | null {
   if (appToken) config.appToken = appToken;
   if (publicUrl) config.publicUrl = publicUrl;
   if (env.SIFT_SECRET) config.secret = env.SIFT_SECRET;
+  const previousSecrets = (env.SIFT_SECRET_PREVIOUS ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (previousSecrets.some((s) => s.length < 8)) throw new Error('SIFT_SECRET_PREVIOUS: each secret (comma-separated) must be at least 8 characters');
+  if (previousSecrets.length > 0) config.previousSecrets = previousSecrets;
   return config;
 }

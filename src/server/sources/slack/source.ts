@@ -13,7 +13,7 @@ import { parseThreadId } from '../../../model/validation';
 import type { FetchSummary, SignIn, WorkspaceSource } from '../types';
 import { SlackApiError, SlackCaller } from './client';
 import type { SlackConfig } from './config';
-import { TokenCipher, TokenVault } from './tokens';
+import { TokenCipher, TokenKeyring, TokenVault } from './tokens';
 import { syncMember, type SyncSummary } from './sync';
 import { SlackLive } from './live';
 import { SlackNames } from './names';
@@ -48,7 +48,7 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
 export class SlackSource implements WorkspaceSource {
   readonly mode = 'slack' as const;
   readonly caller: SlackCaller;
-  private readonly cipher: TokenCipher;
+  private readonly keys: TokenKeyring;
   private vaultOf: TokenVault | null = null;
   private namesOf: SlackNames | null = null;
   private storeOf: Store | null = null;
@@ -61,9 +61,11 @@ export class SlackSource implements WorkspaceSource {
   constructor(readonly options: SlackSourceOptions) {
     const { config } = options;
     this.caller = new SlackCaller({ apiUrl: config.apiUrl, rate: config.rate, logger: options.logger, sleep: options.sleep });
-    if (config.secret) this.cipher = TokenCipher.fromSecret(config.secret);
-    else if (options.dataDir) this.cipher = TokenCipher.fromKeyFile(options.dataDir);
+    let current: TokenCipher;
+    if (config.secret) current = TokenCipher.fromSecret(config.secret);
+    else if (options.dataDir) current = TokenCipher.fromKeyFile(options.dataDir);
     else throw new Error('Slack mode needs SIFT_SECRET or a data dir for the generated key');
+    this.keys = new TokenKeyring(current, (config.previousSecrets ?? []).map((s) => TokenCipher.fromSecret(s)));
   }
 
   get config(): SlackConfig {
@@ -91,13 +93,15 @@ export class SlackSource implements WorkspaceSource {
     this.namesOf = new SlackNames({ store, caller: this.caller, logger: this.options.logger });
     this.vaultOf = new TokenVault({
       store,
-      cipher: this.cipher,
+      keys: this.keys,
       caller: this.caller,
       clientId: this.config.clientId,
       clientSecret: this.config.clientSecret,
       now: this.options.now,
       logger: this.options.logger,
     });
+    // Before any request: tokens under a previous key or in the unbound format are re-encrypted, bound to their rows.
+    await this.vaultOf.upgradeAll();
   }
 
   /** Starts live events (Socket Mode with an app token, else polling); answers the function that stops them. */
