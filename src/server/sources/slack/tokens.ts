@@ -226,7 +226,10 @@ export class TokenVault {
     const credentials = await this.deps.store.listCredentials();
     let upgraded = 0;
     let unreadable = 0;
+    const current = `v2:${this.deps.keys.current.keyId}:`;
     for (const credential of credentials) {
+      // Already under the current key: nothing to do (whether it opens in its row is checked on every read).
+      if (credential.secret.startsWith(current)) continue;
       const read = this.read(credential, true);
       if (!read) unreadable++;
       else if (read.stale && (await this.reseal(credential, read.sealed))) upgraded++;
