@@ -8,15 +8,20 @@
  * - a user mention becomes `@name` (the lookup, else the mention's own label, else `@user`);
  *   a channel mention `#name` (the lookup, else the label, else `#channel`);
  *   `<!here>`, `<!channel>`, `<!everyone>` and user groups stay as `@here` … `@team`;
- * - other tags are removed: a link with a label keeps only the label, a bare `<https://…>` link is
- *   removed whole, `<!date^…|fallback>` keeps its fallback; links of other schemes keep their label;
+ * - other tags are removed: a link with a label keeps only the label (with the real host beside it
+ *   when the label names another address, as model/linkSafety shows links), a bare `<https://…>`
+ *   link is removed whole, `<!date^…|fallback>` keeps its fallback; links of other schemes keep
+ *   their label;
  * - emoji short codes become their character (unknown ones stay `:code:`), quotes lose their `>`;
- * - entities decoded once, whitespace folded to single spaces, trimmed;
+ * - entities decoded once, bidi and control characters removed (stripBidi), whitespace folded to
+ *   single spaces, trimmed;
  * - longer than 100 characters (NOTIFICATION_TEXT_LIMIT, counted in code points so an emoji is
  *   never split): the first 97 and '...';
  * - an empty result is 'New message'.
+ * The title, '{author} in {conversation}', is cleaned the same way (`notificationTitle`).
  */
 import { NOTIFICATION_TEXT_LIMIT } from './constants';
+import { linkPresentation, linkText, stripBidi } from './linkSafety';
 import { tokenize, type MrkdwnNames, type Token } from './mrkdwn';
 
 export const NOTIFICATION_EMPTY_BODY = 'New message';
@@ -56,7 +61,7 @@ function render(tokens: Token[], names: MrkdwnNames): string {
         break;
       case 'link':
         // A labelled link keeps its label; a bare link (label = its URL) is a tag, and removed.
-        if (t.label !== t.url) out += t.label;
+        if (t.label !== t.url) out += linkText(linkPresentation(t.url, t.label));
         break;
       case 'emoji':
         out += t.char ?? `:${t.code}:`;
@@ -69,9 +74,19 @@ function render(tokens: Token[], names: MrkdwnNames): string {
   return out;
 }
 
+/** Text for a notification: no bidi or control characters, whitespace folded, trimmed. */
+function oneLine(text: string): string {
+  return stripBidi(text).replace(/\s+/g, ' ').trim();
+}
+
+/** A notification's title: '{author} in {conversation}', each name on one line without bidi or control characters. */
+export function notificationTitle(author: string, conversation: string): string {
+  return `${oneLine(author)} in ${oneLine(conversation)}`;
+}
+
 /** A message's text as a notification body: plain, one line, at most 100 characters. */
 export function notificationBody(text: string, names: MrkdwnNames): string {
-  const body = render(tokenize(text, names), names).replace(/\s+/g, ' ').trim();
+  const body = oneLine(render(tokenize(text, names), names));
   if (!body) return NOTIFICATION_EMPTY_BODY;
   const chars = Array.from(body);
   if (chars.length <= NOTIFICATION_TEXT_LIMIT) return body;

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { NOTIFICATION_TEXT_LIMIT } from '../../src/model/constants';
 import type { MrkdwnNames } from '../../src/model/mrkdwn';
-import { NOTIFICATION_EMPTY_BODY, notificationBody } from '../../src/model/notification';
+import { NOTIFICATION_EMPTY_BODY, notificationBody, notificationTitle } from '../../src/model/notification';
 
 const names: MrkdwnNames = {
   user: (id) => ({ U1: 'Ada Lovelace', U2: 'bob' } as Record<string, string | undefined>)[id],
@@ -96,5 +96,35 @@ describe('notificationBody (SPEC §5)', () => {
       }),
       { numRuns: 500 },
     );
+  });
+
+  it.each([
+    // a right-to-left override would make 'gpj.exe' read 'exe.jpg'
+    ['your photo \u202Egpj.exe', 'your photo gpj.exe'],
+    ['<@U9|\u2066ev\u202Ail\u2069> sent a file', '@evil sent a file'],
+    ['bell\u0007 esc\u001B[31m nel\u0085 csi\u009B lrm\u200E alm\u061C', 'bell esc[31m nel csi lrm alm'],
+    // a link whose label names another address shows the real host, as the message view does
+    ['sign in at <https://evil.example/login|accounts.example.com>', 'sign in at accounts.example.com (evil.example)'],
+    ['<https://xn--80ak6aa92e.com/|\u0430\u0440\u0440\u04CF\u0435.com>', '\u0430\u0440\u0440\u04CF\u0435.com (xn--80ak6aa92e.com)'],
+  ])('a hostile body %j reads %j', (input, expected) => {
+    expect(notificationBody(input, names)).toBe(expected);
+  });
+
+  it('never leaves a bidi or control character in a body', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 120 }), (s) => {
+        expect(notificationBody(s, names)).not.toMatch(/[\u0000-\u001F\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/);
+      }),
+    );
+  });
+});
+
+describe('notificationTitle', () => {
+  it.each([
+    ['Dana Scully', 'Dana Scully', 'Dana Scully in Dana Scully'],
+    ['ev\u202Eil', 'Dana\u2066, Bob\u2069', 'evil in Dana, Bob'],
+    ['Mallory\n\u0000', '#general\u200F\t x', 'Mallory in #general x'],
+  ])('%j in %j reads %j', (author, conversation, expected) => {
+    expect(notificationTitle(author, conversation)).toBe(expected);
   });
 });

@@ -95,4 +95,15 @@ describe('useNotifications', () => {
     act(() => engine.streams.incoming.next(message));
     expect(FakeNotification.shown).toHaveLength(0);
   });
+
+  it('a hostile name cannot reverse the title: bidi and control characters are removed', async () => {
+    FakeNotification.permission = 'granted';
+    visibility = 'hidden';
+    const engine = createFakeEngine();
+    renderHook(() => useNotifications(() => {}));
+    await act(async () => vi.advanceTimersByTime(10));
+    // An RLO in a name would reverse what follows it in the system's notification ('gpj.exe' reads 'exe.jpg').
+    act(() => engine.streams.incoming.next({ ...message, author: 'Mallory \u202Egpj.exe', title: 'Dana\u2066, Bob\u2069\n\u0007' }));
+    expect(FakeNotification.shown[0]!.title).toBe('Mallory gpj.exe in Dana, Bob');
+  });
 });

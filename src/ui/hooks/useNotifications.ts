@@ -6,6 +6,7 @@
  */
 import { useEffect } from 'react';
 import { NOTIFICATION_AUTO_CLOSE_MS, NOTIFICATION_PERMISSION_DELAY_MS } from '../../model/constants';
+import { notificationTitle } from '../../model/notification';
 import type { IncomingMessage } from '../../worker/engine';
 import { remoteStream } from '../engine';
 
@@ -38,7 +39,7 @@ export function useNotifications(open: (conversationId: string) => void): void {
     }, NOTIFICATION_PERMISSION_DELAY_MS);
     const subscription = remoteStream<IncomingMessage>((api, o) => api.incoming(o)).subscribe((message) => {
       if (document.visibilityState !== 'hidden' || Notification.permission !== 'granted') return;
-      const notification = new Notification(`${message.author} in ${message.title}`, { body: message.body, tag: message.conversationId });
+      const notification = new Notification(notificationTitle(message.author, message.title), { body: message.body, tag: message.conversationId });
       if (interacted && typeof AudioContext !== 'undefined') chime((audio ??= new AudioContext()));
       const close = window.setTimeout(() => notification.close(), NOTIFICATION_AUTO_CLOSE_MS);
       notification.onclick = () => {
