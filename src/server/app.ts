@@ -37,6 +37,8 @@ export interface AppConfig {
   publicUrl?: string;
   /** Models /api/ask may be asked to use besides the provider's own (SIFT_AI_MODELS). */
   aiModels?: string[];
+  /** AI tokens each member may use per UTC day (SIFT_AI_DAILY_TOKENS; 200,000 by default; 0: unlimited). */
+  aiDailyTokens?: number;
   /** Session lifetimes (default: 30 days from sign-in, 7 days unused). */
   sessions?: SessionLimits;
   /** Rate limits per member and address (default: DEFAULT_RATE_LIMITS; SIFT_RATE_LIMITS, SIFT_TRUST_PROXY). */
@@ -83,7 +85,7 @@ export function createApp(deps: AppDeps) {
     hub,
     logger,
     config: deps.config ?? {},
-    ai: provider ? new AiService({ store: deps.store, hub, provider, now: () => deps.clock.now(), logger, models: deps.config?.aiModels }) : null,
+    ai: provider ? new AiService({ store: deps.store, hub, provider, now: () => deps.clock.now(), logger, models: deps.config?.aiModels, dailyTokens: deps.config?.aiDailyTokens }) : null,
   };
   const app = new Hono<AppEnv>();
 

@@ -18,6 +18,7 @@ import { createApp } from './app';
 import type { AiProvider } from './ai/types';
 import { createLocalProvider } from './ai/local/provider';
 import { createOpenAiProvider } from './ai/openai';
+import { DEFAULT_DAILY_TOKENS } from './ai/budget';
 import { jsonLogger, type ServerLogLevel } from './log';
 import { SqliteStore } from './store/sqlite';
 import { DemoSource } from './sources/demoSource';
@@ -43,6 +44,8 @@ export interface ServerOptions {
   sessions: SessionLimits;
   /** Rate limits (SIFT_RATE_LIMITS, SIFT_TRUST_PROXY). */
   rateLimits: RateLimitConfig;
+  /** AI tokens per member per UTC day (SIFT_AI_DAILY_TOKENS; 0: unlimited). */
+  aiDailyTokens: number;
 }
 
 /** Which AI provider the server runs: the local one (default), an OpenAI-compatible server, or none. */
@@ -83,6 +86,11 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): ServerOpti
     if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be a non-negative number, not ${raw}`);
     return n;
   };
+  const wholeNumber = (name: string, fallback: number) => {
+    const n = number(name, fallback);
+    if (!Number.isInteger(n)) throw new Error(`${name} must be a whole number, not ${env[name]}`);
+    return n;
+  };
   const positive = (name: string, fallback: number) => {
     const n = number(name, fallback);
     if (n <= 0) throw new Error(`${name} must be a positive number of days, not ${env[name]}`);
@@ -112,6 +120,7 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): ServerOpti
     slack,
     sessions: sessionLimitsFromDays(positive('SIFT_SESSION_MAX_DAYS', 30), positive('SIFT_SESSION_IDLE_DAYS', 7)),
     rateLimits: rateLimitsFromEnv(env),
+    aiDailyTokens: wholeNumber('SIFT_AI_DAILY_TOKENS', DEFAULT_DAILY_TOKENS),
   };
 }
 
@@ -149,6 +158,7 @@ export async function startServer(options: ServerOptions) {
       aiModels: (process.env.SIFT_AI_MODELS ?? '').split(',').map((m) => m.trim()).filter(Boolean),
       sessions: options.sessions,
       rateLimits: options.rateLimits,
+      aiDailyTokens: options.aiDailyTokens,
     },
   });
   const server = await new Promise<Server>((resolveServer) => {

@@ -35,21 +35,25 @@ export interface FakeRequest {
   aborted: boolean;
 }
 
+/** The API's `usage` of a chat completion (the details are zeros here: no cache, no reasoning, no audio). */
 export interface FakeUsage {
   prompt_tokens: number;
   completion_tokens: number;
   total_tokens: number;
+  prompt_tokens_details?: { cached_tokens: number; audio_tokens: number };
+  completion_tokens_details?: { reasoning_tokens: number; audio_tokens: number; accepted_prediction_tokens: number; rejected_prediction_tokens: number };
 }
 
 /**
  * What to answer:
  * - `content`: a chat completion; a string is streamed word by word, an array chunk by chunk;
+ *   its `usage` is counted from the characters unless given; null leaves it out (a server that reports none);
  * - `text`: a transcription;
  * - `status` + `message`: an error in OpenAI's shape.
  * `delayMs` waits before the answer starts, `chunkDelayMs` between streamed chunks.
  */
 export type FakeReply =
-  | { content: string | string[]; usage?: Partial<FakeUsage>; finishReason?: string; delayMs?: number; chunkDelayMs?: number }
+  | { content: string | string[]; usage?: Partial<FakeUsage> | null; finishReason?: string; delayMs?: number; chunkDelayMs?: number }
   | { text: string; delayMs?: number }
   | { status: number; message: string; type?: string; code?: string | null; delayMs?: number };
 
@@ -250,11 +254,18 @@ function completionBase(body: unknown) {
   };
 }
 
-function usageOf(body: unknown, reply: ContentReply): FakeUsage {
+function usageOf(body: unknown, reply: ContentReply): FakeUsage | undefined {
+  if (reply.usage === null) return undefined;
   const messages = chatMessages(body);
   const prompt = reply.usage?.prompt_tokens ?? Math.ceil(messages.reduce((n, m) => n + textOf(m.content).length, 0) / 4);
   const completion = reply.usage?.completion_tokens ?? Math.ceil(joined(reply).length / 4);
-  return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: reply.usage?.total_tokens ?? prompt + completion };
+  return {
+    prompt_tokens: prompt,
+    completion_tokens: completion,
+    total_tokens: reply.usage?.total_tokens ?? prompt + completion,
+    prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
+    completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+  };
 }
 
 function joined(reply: ContentReply): string {
@@ -278,7 +289,10 @@ async function streamCompletion(
   chunkDelayMs: number,
   signal: AbortSignal,
 ): Promise<void> {
-  const base = { ...completionBase(body), object: 'chat.completion.chunk' };
+  const streamOptions = body.stream_options;
+  const withUsage = isRecord(streamOptions) && streamOptions.include_usage === true;
+  // Asked for usage, every chunk carries `usage: null` but the last, which has no choices and the usage.
+  const base = { ...completionBase(body), object: 'chat.completion.chunk', ...(withUsage ? { usage: null } : {}) };
   const chunks = Array.isArray(reply.content) ? reply.content : (reply.content.match(/\s*\S+/g) ?? [reply.content]);
   const send = (choices: unknown[], extra: Record<string, unknown> = {}) => res.write(`data: ${JSON.stringify({ ...base, choices, ...extra })}\n\n`);
   const delta = (d: Record<string, unknown>, finish: string | null = null) => [{ index: 0, delta: d, logprobs: null, finish_reason: finish }];
@@ -291,8 +305,7 @@ async function streamCompletion(
     send(delta({ content: chunk }));
   }
   send(delta({}, reply.finishReason ?? 'stop'));
-  const streamOptions = body.stream_options;
-  if (isRecord(streamOptions) && streamOptions.include_usage === true) send([], { usage: usageOf(body, reply) });
+  if (withUsage) send([], { usage: usageOf(body, reply) });
   res.end('data: [DONE]\n\n');
 }
 

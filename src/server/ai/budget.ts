@@ -28,12 +28,6 @@ export function secondsToMidnight(ms: number): number {
   return Math.max(1, Math.ceil((Math.floor(ms / DAY_MS + 1) * DAY_MS - ms) / 1000));
 }
 
-/** SIFT_AI_DAILY_TOKENS as a number of tokens: a whole number ≥ 0, else the default. */
-export function dailyTokensFrom(value: string | undefined): number {
-  const n = value?.trim() ? Number(value) : Number.NaN;
-  return Number.isInteger(n) && n >= 0 ? n : DEFAULT_DAILY_TOKENS;
-}
-
 export interface Member {
   workspaceId: string;
   userId: string;

@@ -1,6 +1,7 @@
 /** The OpenAI-compatible provider through the official client, against a local fake of the API. */
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createOpenAiProvider } from '../../../src/server/ai/openai';
+import { estimateTokens } from '../../../src/server/ai/budget';
 import {
   AiError,
   type AiProvider,
@@ -217,6 +218,27 @@ describe('answer', () => {
     const none = await ai.answer({ ...request, retrieved: [] });
     expect(none).toMatchObject({ answer: 'I could not find anything about that in your messages.', sourceIndexes: [], confidence: 0.1 });
     expect(lastUserMessage(fake.requests[1].body)).toContain('(no messages found)');
+  });
+});
+
+describe('usage: every call reports its tokens to the meter', () => {
+  it("classify reports each batch's usage; refine the usage of its last chunk", async () => {
+    fake.respond(() => ({ content: JSON.stringify({ results: [{ id: 'C1', category: 'fyi' }] }), usage: { total_tokens: 40 } }));
+    const used: number[] = [];
+    await ai.classify([input('C1', 'a')], [], undefined, (n) => used.push(n));
+    fake.respond(() => ({ content: 'Hello there.', usage: { total_tokens: 12 } }));
+    await collect(ai.refine('hello there', 'polish', undefined, (n) => used.push(n)));
+    expect(used).toEqual([40, 12]);
+    expect(fake.requests[1]!.body).toMatchObject({ stream: true, stream_options: { include_usage: true } });
+  });
+
+  it('a service that reports no usage is estimated: the characters sent and received, divided by four', async () => {
+    fake.respond(() => ({ content: 'Probably fine.', usage: null }));
+    const used: number[] = [];
+    const result = await ai.answer({ question: 'Deploy?', retrieved: [], maxSources: 2, temperature: 0, memberName: 'Alex Kim', now: NOW }, undefined, (n) => used.push(n));
+    const sent = chatMessages(fake.requests[0]!.body).map((m) => String(m.content));
+    expect(used).toEqual([estimateTokens(...sent, 'Probably fine.')]);
+    expect(result.tokensUsed).toBe(used[0]);
   });
 });
 
