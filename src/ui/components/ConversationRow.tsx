@@ -1,4 +1,5 @@
 import { memo } from 'react';
+import { stripBidi } from '../../model/linkSafety';
 import type { ConversationRow as Row } from '../../model/rows';
 import { relativeTime } from '../../model/time';
 import { command } from '../engine';
@@ -8,8 +9,10 @@ import { TypeIcon } from './TypeIcon';
 const CATEGORY_BARS: Record<string, number> = { urgent: 3, can_wait: 2, fyi: 1 };
 
 /** The three-bar category icon; its reason shows on hover, and on the active row while navigating by keyboard. */
-function CategoryBars({ category, reason, tipId }: { category?: string; reason?: string; tipId: string }) {
+function CategoryBars({ category, reason: raw, tipId }: { category?: string; reason?: string; tipId: string }) {
   const level = category ? (CATEGORY_BARS[category] ?? 0) : 0;
+  // The AI's words, shown outside a message: no bidi or control characters (issue 12 §4).
+  const reason = raw === undefined ? undefined : stripBidi(raw).trim() || undefined;
   return (
     <span className="category">
       <span className={`category-bars level-${level}`} title={reason} aria-label={category ? `Category ${category}` : 'Not categorized'}>
@@ -104,7 +107,7 @@ export const ConversationRow = memo(function ConversationRow({
             onMouseEnter={(e) => {
               // The hover list names every other member (fetched on demand: rows carry faces only).
               const target = e.currentTarget;
-              if (!target.title) void command((api) => api.memberNames(row.id)).then((names) => (target.title = names.join(', ')));
+              if (!target.title) void command((api) => api.memberNames(row.id)).then((names) => (target.title = names.map((n) => stripBidi(n).trim()).join(', ')));
             }}
           >
             {row.avatars.map((a, i) => (

@@ -12,6 +12,7 @@
  */
 import { useCallback, useEffect, useRef, useState, type JSX } from 'react';
 import { AI_CHAT_ERROR_DEFAULT, ASK_HISTORY_LIMIT, aiChatErrorText, confidenceLabel, type AskAnswer, type AskSource, type AskTurn } from '../../model/ai';
+import { stripBidi } from '../../model/linkSafety';
 import type { AskResult } from '../../worker/ai';
 import { command } from '../engine';
 import '../styles-ai.css';
@@ -70,17 +71,20 @@ export function usePaletteChat(): PaletteChat {
 }
 
 function shorten(text: string, max = SOURCE_TEXT_LENGTH): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
+  const flat = stripBidi(text).replace(/\s+/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max - 1).trimEnd()}…` : flat;
 }
 
 function Source({ source, onOpen }: { source: AskSource; onOpen?: (source: AskSource) => void }) {
+  // Names and texts shown outside a message carry no bidi or control characters (issue 12 §4).
+  const author = stripBidi(source.author);
+  const channel = stripBidi(source.channel);
   const body = (
     <>
       <span className="pac-source-meta">
-        <span className="pac-source-author">{source.author}</span>
+        <span className="pac-source-author">{author}</span>
         {/* A DM is named after its person: no need to say it twice. */}
-        {source.channel !== source.author && <span className="pac-source-channel">{source.channel}</span>}
+        {channel !== author && <span className="pac-source-channel">{channel}</span>}
       </span>
       <span className="pac-source-text">{shorten(source.text)}</span>
     </>
@@ -88,7 +92,7 @@ function Source({ source, onOpen }: { source: AskSource; onOpen?: (source: AskSo
   return (
     <li>
       {onOpen ? (
-        <button type="button" className="pac-source" title={`Open in ${source.channel}`} onClick={() => onOpen(source)}>
+        <button type="button" className="pac-source" title={`Open in ${channel}`} onClick={() => onOpen(source)}>
           {body}
         </button>
       ) : (
@@ -101,7 +105,7 @@ function Source({ source, onOpen }: { source: AskSource; onOpen?: (source: AskSo
 function Answer({ answer, onOpenSource }: { answer: AskAnswer; onOpenSource?: (source: AskSource) => void }) {
   return (
     <div className="pac-msg assistant" role="article" aria-label="AI answer">
-      <div>{answer.answer}</div>
+      <div>{stripBidi(answer.answer)}</div>
       {answer.sources.length > 0 && (
         <>
           <p className="pac-sources-label">Sources</p>
@@ -169,13 +173,13 @@ export function PaletteAiChat({ chat, onBack, onOpenSource }: PaletteAiChatProps
         {turns.map((turn) =>
           turn.role === 'user' ? (
             <div key={turn.id} className="pac-msg user" role="article" aria-label="Your question">
-              {turn.text}
+              {stripBidi(turn.text)}
             </div>
           ) : turn.role === 'assistant' ? (
             <Answer key={turn.id} answer={turn.answer} onOpenSource={onOpenSource} />
           ) : (
             <div key={turn.id} className="pac-msg error" role="article" aria-label="AI error">
-              {turn.text}
+              {stripBidi(turn.text)}
             </div>
           ),
         )}

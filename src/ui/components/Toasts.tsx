@@ -1,6 +1,7 @@
-/** Toasts for feedback (SPEC §2.10): 3000 ms by default, announced politely. */
+/** Toasts for feedback (SPEC §2.10): 3000 ms by default, announced politely; their text (often a name) without bidi or control characters (issue 12 §4). */
 import { createContext, useCallback, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
 import { TOAST_DEFAULT_MS } from '../../model/constants';
+import { stripBidi } from '../../model/linkSafety';
 
 interface Toast {
   id: number;
@@ -41,5 +42,5 @@ function ToastItem({ toast, onDone }: { toast: Toast; onDone: (id: number) => vo
     const timer = window.setTimeout(() => onDone(toast.id), toast.ms);
     return () => window.clearTimeout(timer);
   }, [toast.id, toast.ms, onDone]);
-  return <div className="toast">{toast.text}</div>;
+  return <div className="toast">{stripBidi(toast.text)}</div>;
 }

@@ -1,10 +1,11 @@
 /**
  * The Ask AI message thread (SPEC §2.9): a log region (polite) of questions and answers.
  * Answers are plain text with their line breaks ('• ' bullets and [n] references as they
- * come); their sources link to the conversation, and `ask` answers carry a confidence label.
+ * come), without bidi or control characters (issue 12 §4); their sources link to the conversation, and `ask` answers carry a confidence label.
  */
 import { useEffect, useRef, type MouseEvent } from 'react';
 import { confidenceLabel, type AskSource } from '../../../model/ai';
+import { stripBidi } from '../../../model/linkSafety';
 import { messageTime } from '../../../model/time';
 import { isTs, tsToMs } from '../../../model/ts';
 import type { ChatMessage } from './useCatchup';
@@ -16,7 +17,7 @@ export function sourceHref(source: AskSource): string {
 }
 
 function excerpt(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
+  const flat = stripBidi(text).replace(/\s+/g, ' ').trim();
   return flat.length > EXCERPT_LENGTH ? `${flat.slice(0, EXCERPT_LENGTH - 1)}…` : flat;
 }
 
@@ -38,7 +39,7 @@ export function AskThread({ messages, pending, now, onOpenSource }: AskThreadPro
     <div className="ask-thread" role="log" aria-live="polite" aria-label="Conversation with Sift AI">
       {messages.map((m) => (
         <article key={m.id} className={`ask-message ${m.role}`} aria-label={m.role === 'user' ? 'You' : 'Sift AI'}>
-          <p className="ask-message-text">{m.text}</p>
+          <p className="ask-message-text">{stripBidi(m.text)}</p>
           {m.confidence !== undefined && <span className="tag ask-confidence">{confidenceLabel(m.confidence)}</span>}
           {m.sources && m.sources.length > 0 && <Sources sources={m.sources} now={now} onOpen={onOpenSource} />}
         </article>
@@ -71,8 +72,8 @@ function Sources({ sources, now, onOpen }: { sources: AskSource[]; now: number; 
             }}
           >
             <span className="ask-source-meta">
-              <span className="ask-source-author">{s.author}</span>
-              <span className="ask-source-channel">{s.channel}</span>
+              <span className="ask-source-author">{stripBidi(s.author)}</span>
+              <span className="ask-source-channel">{stripBidi(s.channel)}</span>
               {isTs(s.timestamp) && <time className="ask-source-time">{messageTime(tsToMs(s.timestamp), now)}</time>}
             </span>
             <span className="ask-source-text">{excerpt(s.text)}</span>
