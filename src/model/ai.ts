@@ -112,7 +112,7 @@ export interface CatchupChatResponse {
   error?: string;
   /** Sift addition: the sources the reply refers to (conversations to open). */
   sources?: AskSource[];
-  /** Sift addition: the reply proposes something (shown with 'Mark these read' and 'Not now'). */
+  /** Sift addition: the proposal waiting for a yes after this turn, if any (shown with 'Mark these read' and 'Not now'; a new one has a new id). */
   proposal?: CatchupProposal;
   /** Sift addition: the reply carried out a proposal; Cmd/Ctrl+Z restores these read positions. */
   marked?: CatchupMarked[];

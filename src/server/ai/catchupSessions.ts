@@ -53,6 +53,7 @@ export type MarkRead = (conversationId: string, upTo?: string) => Promise<void>;
 export interface CatchupChatReply {
   message: string;
   sources: AskSource[];
+  /** The session's pending proposal after this turn, if any (a new one has a new id). */
   proposal?: CatchupProposal;
   marked?: CatchupMarked[];
 }
@@ -120,8 +121,8 @@ export class CatchupSessions {
       .filter((c): c is CatchupConversation => Boolean(c))
       .slice(0, 10)
       .map(catchupSource);
-    const proposed = state.pending && state.pending !== pending ? proposalOf(state.pending) : undefined;
-    return { message: emojify(reply.message), sources, ...(proposed ? { proposal: proposed } : {}), ...(reply.marked ? { marked: reply.marked } : {}) };
+    const open = state.pending?.id ? proposalOf(state.pending) : undefined;
+    return { message: emojify(reply.message), sources, ...(open ? { proposal: open } : {}), ...(reply.marked ? { marked: reply.marked } : {}) };
   }
 
   /** Marks the proposal's conversations read (each up to what it showed); answers where each was read up to before. */

@@ -58,7 +58,9 @@ describe('a catch-up proposal has an id, and the confirm button names it', () =>
     expect(proposal.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(proposal.description).toBe(`Mark ${fyi.length} FYI conversations as read`);
     expect([...proposal.conversation_ids].sort()).toEqual(fyi.map((c) => c.id).sort());
-    // A second proposal is a new one.
+    // It stays open while the member talks about something else; a second proposal is a new one.
+    const meanwhile = await call<ChatReply>('/api/features/voice-catchup/chat', { body: { sessionId, message: 'what is urgent?' } });
+    expect(meanwhile.body.proposal).toEqual(proposal);
     expect((await propose(sessionId)).id).not.toBe(proposal.id);
     // A reload of the session shows the pending proposal, so its buttons come back.
     const restored = await call<{ session: { pending: Proposal | null } }>(`/api/features/voice-catchup/session/${sessionId}`);
@@ -108,6 +110,7 @@ describe('a catch-up proposal has an id, and the confirm button names it', () =>
     expect(res.status).toBe(200);
     expect(res.body.message).toBe('OK, I left them unread.');
     expect(res.body.marked).toBeUndefined();
+    expect(res.body.proposal).toBeUndefined();
     expect((await fyiUnread()).length).toBe(before);
     expect((await press(sessionId, proposal.id, true)).status).toBe(409);
     expect((await fyiUnread()).length).toBe(before);
