@@ -7,6 +7,7 @@
  * (model/slackText). A thread conversation's id is `channelId:threadTs` (SPEC §3).
  */
 import type { Message, User } from '../../../model/types';
+import { stripBidi } from '../../../model/linkSafety';
 import { threadTitle } from '../../../model/mrkdwn';
 import { SLACK_CONTENT_KEYS, type SlackBotProfile, type SlackContent } from '../../../model/slack';
 import { derivedText } from '../../../model/slackText';
@@ -116,9 +117,13 @@ export function directoryOf(me: string, users: readonly SlackUser[]): Directory 
   return directory;
 }
 
+/**
+ * A person's name in the names Sift builds (a DM's, a group DM's 'a, b, c', mentions in thread
+ * titles): without bidi or control characters, which would reverse or hide what follows them.
+ */
 const nameOf = (d: Directory) => (id: string) => {
   const u = d.users.get(id);
-  return u ? u.display_name || u.real_name : undefined;
+  return (u && stripBidi(u.display_name || u.real_name).trim()) || undefined;
 };
 
 export function conversationType(c: SlackConversation): 'dm' | 'channel' {
@@ -135,7 +140,7 @@ export function toConversation(c: SlackConversation, members: string[], d: Direc
   }
   if (c.is_mpim) {
     const others = members.filter((m) => m !== d.me);
-    const name = others.map((m) => nameOf(d)(m) ?? m).join(', ') || c.name || c.id;
+    const name = others.map((m) => nameOf(d)(m) ?? m).join(', ') || stripBidi(c.name ?? '') || c.id;
     return { id: c.id, name, type: 'dm', is_private: true, member_ids: members };
   }
   return { id: c.id, name: c.name ?? c.id, type: 'channel', is_private: isPrivate, member_ids: members };
