@@ -49,7 +49,8 @@ export const NO_TOKEN_MESSAGE = 'No authentication token found. Please log in ag
 
 /** Where the page keeps its session-local data (SPEC §3). */
 export const STORAGE_KEYS = {
-  token: 'sift_token',
+  /** Where earlier versions kept the session token: removed on start (the session is only in its HttpOnly cookie now). */
+  legacyToken: 'sift_token',
   theme: 'theme',
   debug: 'debug',
   errorLog: 'sift_error_log',
@@ -57,5 +58,3 @@ export const STORAGE_KEYS = {
   sortModePrefix: 'sift_sort_mode:',
 } as const;
 
-/** Cookie names, in the order SPEC §6 reads them for the live stream. */
-export const COOKIE_NAMES = { stream: 'sift_sse_token', session: 'sift_token' } as const;

@@ -9,7 +9,7 @@ import type { WorkspaceSource } from './sources/types';
 import { LiveHub } from './live/hub';
 import { HttpProblem } from './http';
 import { type ServerLogger, silentLogger } from './log';
-import { hashToken, presentedToken } from './auth';
+import { hashToken, presentedToken, sessionCookieFor, tokenShaped, type SessionCookie } from './auth';
 import { apiBodyLimit, changesState, fromOwnPage, jsonOnly, securityHeaders } from './requestSafety';
 import { DEFAULT_SESSION_LIMITS, liveSession, type SessionLimits } from './sessions';
 import { rateLimits, type RateLimitConfig } from './rateLimits';
@@ -64,7 +64,12 @@ export interface AppEnv {
   Variables: { session: Session; tokenHash: string };
 }
 
-export type AppContext = Required<Pick<AppDeps, 'store' | 'source' | 'clock' | 'hub' | 'logger'>> & { config: AppConfig; ai: AiService | null };
+export type AppContext = Required<Pick<AppDeps, 'store' | 'source' | 'clock' | 'hub' | 'logger'>> & {
+  config: AppConfig;
+  ai: AiService | null;
+  /** The session cookie's name and flags (`__Host-` and Secure over https). */
+  cookie: SessionCookie;
+};
 
 /** What the session checks need of the app. */
 export function sessionDeps(ctx: AppContext) {
@@ -85,6 +90,7 @@ export function createApp(deps: AppDeps) {
     hub,
     logger,
     config: deps.config ?? {},
+    cookie: sessionCookieFor(deps.config?.publicUrl),
     ai: provider ? new AiService({ store: deps.store, hub, provider, now: () => deps.clock.now(), logger, models: deps.config?.aiModels, dailyTokens: deps.config?.aiDailyTokens }) : null,
   };
   const app = new Hono<AppEnv>();
@@ -106,7 +112,7 @@ export function createApp(deps: AppDeps) {
   app.use('/api/*', jsonOnly);
   // A change made with the session cookie must come from Sift's own page (issue 12 §2); Bearer clients are exempt.
   const csrf = async (c: Context<AppEnv>, next: Next) => {
-    if (changesState(c) && presentedToken(c)?.via === 'cookie' && !fromOwnPage(c, deps.config?.publicUrl)) {
+    if (changesState(c) && presentedToken(c, ctx.cookie)?.via === 'cookie' && !fromOwnPage(c, deps.config?.publicUrl)) {
       return c.json({ error: 'This request did not come from Sift and was refused' }, 403);
     }
     return next();
@@ -125,11 +131,21 @@ export function createApp(deps: AppDeps) {
     return c.json({ error: 'Internal server error' }, 500);
   });
 
-  // Every /api call but the public ones needs a valid session (Bearer, cookie, or the stream's token query).
+  /** The hash of the session token a request presents; a stream URL's `token` is a ticket, used up here. */
+  async function presentedTokenHash(c: Context<AppEnv>): Promise<string | null> {
+    if (c.req.path === '/api/sse/stream' && c.req.query('token') !== undefined) {
+      const ticket = c.req.query('token');
+      return tokenShaped(ticket) ? ctx.store.takeStreamTicket(hashToken(ticket), ctx.clock.now()) : null;
+    }
+    const token = presentedToken(c, ctx.cookie)?.token;
+    return token ? hashToken(token) : null;
+  }
+
+  // Every /api call but the public ones needs a valid session: Bearer or the session cookie, or for the
+  // live stream a single-use ticket in its `token` query (never a session token: routes/live.ts).
   app.use('/api/*', async (c, next) => {
-    const token = presentedToken(c, c.req.path === '/api/sse/stream')?.token;
-    if (token) {
-      const tokenHash = hashToken(token);
+    const tokenHash = await presentedTokenHash(c);
+    if (tokenHash) {
       const session = await liveSession(sessionDeps(ctx), tokenHash);
       if (session) {
         c.set('session', session);

@@ -27,14 +27,14 @@ export type LiveCommand = 'connect' | 'disconnect' | 'reset';
 export type LiveOutput = { kind: 'state'; state: LiveState } | { kind: 'message'; data: string; id?: string };
 
 export interface LiveConnectionInputs {
-  /** The token the page hands over; null = none. Only distinct values count. */
-  token$: Observable<string | null>;
+  /** Who is signed in (the engine's session key), or null = nobody. Only distinct values count. */
+  session$: Observable<string | null>;
   /** Explicit commands. The stream starts as if 'connect' had been commanded. */
   command$: Observable<LiveCommand>;
   /** The latest applied sequence; its latest value is read at each attempt. */
   lastSequence$: Observable<number | undefined>;
   /** One stream connection: {type:'open'} when the HTTP stream opens, then messages; errors or completes when it ends. */
-  open: (token: string, lastSequence: number | undefined) => Observable<SseSignal>;
+  open: (session: string, lastSequence: number | undefined) => Observable<SseSignal>;
   /** Jitter source in [0, 1); Math.random by default. */
   random?: () => number;
 }
@@ -48,7 +48,7 @@ const stateOf = (status: LiveStatus, attempt: number, reason?: 'max_attempts'): 
  * The live connection (SPEC §4.2, §7.3, §9): its status and the raw messages of the current
  * stream connection, reconnecting with backoff. Gaps below are not to scale.
  *
- *   token$:    t-----------------------------------------------------
+ *   session$:  t-----------------------------------------------------
  *   command$:  ---------------------------------d--------------------   (starts as if 'connect')
  *   open():    --o--m--#            --o---------!          --o-------
  *   output:    0-C--m--a  ~500 ms~  1-C---------D  ~5 s~   0-C-------
@@ -58,16 +58,16 @@ const stateOf = (status: LiveStatus, attempt: number, reason?: 'max_attempts'): 
  *   output:    (0a) (1b) (2c) …    (9F) ----- stays ----- (0a) …
  *   waits:         500  1000  2000 … 30000                 (fresh counter)
  *
- *   token$ null:   U------   (open() is never called; a token arriving connects at once)
+ *   session$ null:   U------   (open() is never called; a session arriving connects at once)
  *
  * Legend: digit k connecting after k failures, C connected, m message, a…i error after
  * 1…9 failures, F failed (attempt 10, reason max_attempts), D disconnected,
  * U unauthenticated. The n-th consecutive failure (counted since the last open) waits
  * round(reconnectDelay(n - 1)) ms on `scheduler`; the LIVE_MAX_RECONNECT_ATTEMPTS-th ends
- * in failed, which stays until 'reset', 'connect' or a new token.
+ * in failed, which stays until 'reset', 'connect' or a new session.
  *
- * A new distinct token, 'connect' or 'reset' restarts from scratch (attempt 0), tearing the
- * current connection down. While disconnected with a token, a check LIVE_CHECK_INTERVAL_MS
+ * A new distinct session, 'connect' or 'reset' restarts from scratch (attempt 0), tearing the
+ * current connection down. While disconnected with a session, a check LIVE_CHECK_INTERVAL_MS
  * later starts a fresh attempt. The latest lastSequence$ value is read at each attempt.
  * A failing connection (error, completion or a throwing open()) never ends the output.
  */
@@ -75,7 +75,7 @@ export function liveConnection(
   inputs: LiveConnectionInputs,
   scheduler: SchedulerLike = asyncScheduler,
 ): Observable<LiveOutput> {
-  const { token$, command$, lastSequence$, open, random = Math.random } = inputs;
+  const { session$, command$, lastSequence$, open, random = Math.random } = inputs;
 
   return defer(() => {
     let lastSequence: number | undefined;
@@ -85,12 +85,12 @@ export function liveConnection(
     );
 
     /** One attempt after `failures` consecutive failures, then whatever follows its end. */
-    const attempt = (token: string, failures: number): Observable<LiveOutput> =>
+    const attempt = (session: string, failures: number): Observable<LiveOutput> =>
       defer(() => {
         let opened = false;
         return concat(
           of(stateOf('connecting', failures)),
-          defer(() => open(token, lastSequence)).pipe(
+          defer(() => open(session, lastSequence)).pipe(
             map((signal): LiveOutput => {
               if (signal.type === 'open') {
                 opened = true;
@@ -103,42 +103,42 @@ export function liveConnection(
             // An error and a completion both mean the server closed the stream.
             catchError(() => EMPTY),
           ),
-          defer(() => afterFailure(token, opened ? 1 : failures + 1)),
+          defer(() => afterFailure(session, opened ? 1 : failures + 1)),
         );
       });
 
-    const afterFailure = (token: string, failures: number): Observable<LiveOutput> =>
+    const afterFailure = (session: string, failures: number): Observable<LiveOutput> =>
       failures >= LIVE_MAX_RECONNECT_ATTEMPTS
         ? of(stateOf('failed', failures, 'max_attempts'))
         : concat(
             of(stateOf('error', failures)),
             timer(Math.round(reconnectDelay(failures - 1, random)), scheduler).pipe(
-              switchMap(() => attempt(token, failures)),
+              switchMap(() => attempt(session, failures)),
             ),
           );
 
-    /** Disconnected or unauthenticated; the periodic check picks up a token if one is there. */
-    const idle = (status: 'disconnected' | 'unauthenticated', token: string | null): Observable<LiveOutput> =>
+    /** Disconnected or unauthenticated; the periodic check picks up a session if one is there. */
+    const idle = (status: 'disconnected' | 'unauthenticated', session: string | null): Observable<LiveOutput> =>
       concat(
         of(stateOf(status, 0)),
-        token === null
+        session === null
           ? EMPTY
-          : timer(LIVE_CHECK_INTERVAL_MS, scheduler).pipe(switchMap(() => attempt(token, 0))),
+          : timer(LIVE_CHECK_INTERVAL_MS, scheduler).pipe(switchMap(() => attempt(session, 0))),
       );
 
-    const session$ = combineLatest([
-      token$.pipe(distinctUntilChanged()),
+    const connection$ = combineLatest([
+      session$.pipe(distinctUntilChanged()),
       command$.pipe(startWith<LiveCommand>('connect')),
     ]).pipe(
-      switchMap(([token, command]) =>
+      switchMap(([session, command]) =>
         command === 'disconnect'
-          ? idle('disconnected', token)
-          : token === null
+          ? idle('disconnected', session)
+          : session === null
             ? idle('unauthenticated', null)
-            : attempt(token, 0),
+            : attempt(session, 0),
       ),
     );
 
-    return merge(trackSequence$, session$);
+    return merge(trackSequence$, connection$);
   });
 }

@@ -1,39 +1,18 @@
 /**
- * Session-local data (SPEC §3, §6): the auth token and the theme. The token is read, in
- * order, from the stream cookie, the session cookie, then local storage; the literal
- * values "undefined" and "null" count as missing.
+ * Session-local data (SPEC §3): the theme and the page's settings. The session itself is never
+ * here: it lives in an HttpOnly cookie no script can read (issue 12 §1), so nothing in the page's
+ * storage or address can be stolen or planted to sign someone in.
  */
-import { COOKIE_NAMES, DEFAULT_THEME, STORAGE_KEYS } from '../model/constants';
+import { DEFAULT_THEME, STORAGE_KEYS } from '../model/constants';
 
-function cookie(name: string): string | null {
-  for (const part of document.cookie.split(';')) {
-    const [k, ...v] = part.trim().split('=');
-    if (k === name) return decodeURIComponent(v.join('='));
-  }
-  return null;
-}
-
-const usable = (value: string | null | undefined): value is string => Boolean(value) && value !== 'undefined' && value !== 'null';
-
-export function readToken(): string | null {
-  for (const candidate of [cookie(COOKIE_NAMES.stream), cookie(COOKIE_NAMES.session), safeGet(STORAGE_KEYS.token)]) {
-    if (usable(candidate)) return candidate;
-  }
-  return null;
-}
-
-export function storeToken(token: string): void {
-  safeSet(STORAGE_KEYS.token, token);
-}
-
-/** Logout clears the token and the cookies even when the server call failed. */
-export function clearSession(): void {
+/** Removes a token an earlier version kept in local storage (readable by any script). */
+export function forgetStoredToken(): void {
   try {
-    localStorage.removeItem(STORAGE_KEYS.token);
+    localStorage.removeItem(STORAGE_KEYS.legacyToken);
+    sessionStorage.removeItem(STORAGE_KEYS.legacyToken);
   } catch {
     /* storage unavailable */
   }
-  for (const name of Object.values(COOKIE_NAMES)) document.cookie = `${name}=; Max-Age=0; path=/`;
 }
 
 export type Theme = 'light' | 'dark';

@@ -25,7 +25,8 @@ import { openSse } from './sse';
 
 export interface AiClientOptions {
   http: HttpClient;
-  token: () => string | null;
+  /** Whether a member is signed in (the session itself travels in the HttpOnly cookie). */
+  signedIn: () => boolean;
   fetch?: typeof fetch;
 }
 
@@ -58,9 +59,7 @@ export function createAiClient(options: AiClientOptions) {
    * or one {error}. Unsubscribing cancels the request (SPEC §4.7: Cancel or Esc).
    */
   function refine$(text: string, mode: RefineMode): Observable<RefineEvent> {
-    const token = options.token();
     const headers: Record<string, string> = { 'Content-Type': 'application/json' };
-    if (token) headers.Authorization = `Bearer ${token}`;
     return new Observable<RefineEvent>((subscriber) => {
       let text_ = '';
       const subscription = openSse(http.url('/api/messages/refine'), options.fetch, { method: 'POST', headers, body: JSON.stringify({ text, mode }) })
@@ -109,7 +108,7 @@ export function createAiClient(options: AiClientOptions) {
   }
 
   function needToken(): string | null {
-    return options.token() ? null : NO_TOKEN_MESSAGE;
+    return options.signedIn() ? null : NO_TOKEN_MESSAGE;
   }
 
   async function catchupStart(): Promise<CatchupStartResponse> {
@@ -123,10 +122,19 @@ export function createAiClient(options: AiClientOptions) {
   }
 
   async function catchupChat(sessionId: string, message: string): Promise<CatchupChatResponse> {
+    return catchupTurn({ sessionId, message });
+  }
+
+  /** A proposal's button (Sift's addition to SPEC §7.8): the proposal's id, and 'Mark these read' (true) or 'Not now'. */
+  async function catchupAnswer(sessionId: string, proposalId: string, confirm: boolean): Promise<CatchupChatResponse> {
+    return catchupTurn({ sessionId, proposalId, confirm });
+  }
+
+  async function catchupTurn(body: Record<string, unknown>): Promise<CatchupChatResponse> {
     const missing = needToken();
     if (missing) return { success: false, error: missing };
     try {
-      return await http.request<CatchupChatResponse>('/api/features/voice-catchup/chat', { body: { sessionId, message }, timeoutMs: AI_CLASSIFY_TIMEOUT_MS });
+      return await http.request<CatchupChatResponse>('/api/features/voice-catchup/chat', { body, timeoutMs: AI_CLASSIFY_TIMEOUT_MS });
     } catch (error) {
       return { success: false, error: failure(error, CATCHUP_ERRORS.chat) };
     }
@@ -156,18 +164,17 @@ export function createAiClient(options: AiClientOptions) {
     }
   }
 
-  /** POST /api/features/voice-catchup/transcribe, multipart with the audio file, bearer token. */
+  /** POST /api/features/voice-catchup/transcribe, multipart with the audio file, the session cookie. */
   async function transcribe(audio: Blob, filename = 'recording.webm'): Promise<TranscribeResult> {
-    const token = options.token();
-    if (!token) return { ok: false, error: NO_TOKEN_MESSAGE };
+    const missing = needToken();
+    if (missing) return { ok: false, error: missing };
     const form = new FormData();
     form.append('audio', audio, filename);
     try {
       const response = await (options.fetch ?? fetch)(http.url('/api/features/voice-catchup/transcribe'), {
         method: 'POST',
-        headers: { Authorization: `Bearer ${token}` },
         body: form,
-        credentials: 'include',
+        credentials: 'same-origin',
         signal: AbortSignal.timeout(AI_CLASSIFY_TIMEOUT_MS),
       });
       const body = (await response.json().catch(() => undefined)) as { transcript?: string } | undefined;
@@ -178,7 +185,7 @@ export function createAiClient(options: AiClientOptions) {
     }
   }
 
-  return { ask, refine$, classifyUnread, catchupStart, catchupChat, catchupSession, catchupStats, catchupEnd, transcribe };
+  return { ask, refine$, classifyUnread, catchupStart, catchupChat, catchupAnswer, catchupSession, catchupStats, catchupEnd, transcribe };
 }
 
 export type AiClient = ReturnType<typeof createAiClient>;

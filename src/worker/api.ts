@@ -87,7 +87,6 @@ export function createApi(config: EngineConfig, fetchFn?: typeof fetch) {
 
   return {
     /* commands */
-    setToken: (token: string | null) => engine.setToken(token),
     authStatus: (): Promise<AuthStatus> => engine.authStatus(),
     logout: () => engine.logout(),
     switchWorkspace: (workspaceId: string) => engine.switchWorkspace(workspaceId),
@@ -122,6 +121,7 @@ export function createApi(config: EngineConfig, fetchFn?: typeof fetch) {
     setAiSort: (on: boolean) => engine.setAiSort(on),
     catchupStart: () => engine.ai.catchupStart(),
     catchupChat: (sessionId: string, message: string) => engine.ai.catchupChat(sessionId, message),
+    catchupAnswer: (sessionId: string, proposalId: string, confirm: boolean) => engine.ai.catchupAnswer(sessionId, proposalId, confirm),
     catchupSession: (sessionId: string) => engine.ai.catchupSession(sessionId),
     catchupStats: (sessionId: string) => engine.ai.catchupStats(sessionId),
     catchupEnd: (sessionId: string) => engine.ai.catchupEnd(sessionId),

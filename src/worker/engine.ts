@@ -150,7 +150,11 @@ export function createEngine(options: EngineOptions) {
   const fetchFn = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
   const pageSize = options.pageSize ?? 10_000;
 
-  const token$ = new BehaviorSubject<string | null>(null);
+  /**
+   * Who is signed in ('workspace:user', as the last auth status said), or null: a new value starts a
+   * new session. The session's token is never here: it is the browser's HttpOnly cookie.
+   */
+  const sessionKey$ = new BehaviorSubject<string | null>(null);
   const command$ = new Subject<LiveCommand>();
   const liveState$ = new BehaviorSubject<LiveState>({ status: 'unauthenticated', attempt: 0 });
   const replaying$ = new BehaviorSubject<boolean>(false);
@@ -165,8 +169,8 @@ export function createEngine(options: EngineOptions) {
 
   /** The session's feature flags, once fetched (see featureFlags). */
   let flags: Promise<Record<string, boolean>> | null = null;
-  const http = createHttpClient({ baseUrl: options.baseUrl, token: () => token$.value, fetch: fetchFn });
-  const ai = createAiClient({ http, token: () => token$.value, fetch: fetchFn });
+  const http = createHttpClient({ baseUrl: options.baseUrl, fetch: fetchFn });
+  const ai = createAiClient({ http, signedIn: () => sessionKey$.value !== null, fetch: fetchFn });
   let classifyOnLoad = options.classifyOnLoad ?? false;
 
   /** Classifies the unread conversations when AI is on; a failure is logged and loading goes on (SPEC §4.3). */
@@ -256,7 +260,7 @@ export function createEngine(options: EngineOptions) {
 
   /* ---------- one session: live connection, events, snapshot ---------- */
 
-  function session(token: string): Observable<never> {
+  function session(key: string): Observable<never> {
     return defer(() => {
       const lastSequence$ = new BehaviorSubject<number | undefined>(undefined);
       const loading$ = new BehaviorSubject<boolean>(false);
@@ -268,10 +272,10 @@ export function createEngine(options: EngineOptions) {
 
       const live$ = liveConnection(
         {
-          token$: concat(of(token), NEVER),
+          session$: concat(of(key), NEVER),
           command$,
           lastSequence$,
-          open: (t, last) => openSse(http.url('/api/sse/stream', { token: t, lastSequence: last }), fetchFn),
+          open: (_key, last) => openSse(http.url('/api/sse/stream', { lastSequence: last }), fetchFn),
           random: options.random,
         },
         scheduler,
@@ -369,20 +373,20 @@ export function createEngine(options: EngineOptions) {
     });
   }
 
-  const sessions = token$
+  const sessions = sessionKey$
     .pipe(
       distinctUntilChanged(),
-      switchMap((token) => {
+      switchMap((key) => {
         store.clear();
         flags = null;
         changed();
         load$.next({ status: 'idle', loaded: 0, total: 0 });
         replaying$.next(false);
-        if (!token) {
+        if (!key) {
           liveState$.next({ status: 'unauthenticated', attempt: 0 });
           return EMPTY;
         }
-        return session(token);
+        return session(key);
       }),
     )
     .subscribe({ error: (error: unknown) => log.fatal('The engine stopped', { message: (error as Error).message }) });
@@ -536,6 +540,8 @@ export function createEngine(options: EngineOptions) {
 
   async function authStatus(): Promise<AuthStatus> {
     const status = await http.request<AuthStatus>('/api/auth/status');
+    // The engine follows whom the server says the cookie signs in: another member or workspace is a new session.
+    sessionKey$.next(status.authenticated && status.user ? `${status.workspace?.id ?? ''}:${status.user.id}` : null);
     if (status.authenticated && status.user) {
       store.me = status.user.id;
       store.workspaceId = status.workspace?.id ?? '';
@@ -704,19 +710,15 @@ export function createEngine(options: EngineOptions) {
     } catch (error) {
       log.warn('Logout call failed; signing out locally anyway', toHttpError(error));
     }
-    token$.next(null);
+    sessionKey$.next(null);
   }
 
   async function switchWorkspace(workspaceId: string): Promise<AuthStatus> {
     await http.request('/auth/switch-workspace', { body: { workspaceId } });
-    const token = token$.value;
-    token$.next(null);
-    token$.next(token);
     return authStatus();
   }
 
   return {
-    setToken: (token: string | null) => token$.next(token),
     authStatus,
     logout,
     switchWorkspace,

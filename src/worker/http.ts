@@ -1,6 +1,7 @@
 /**
  * The general HTTP client of SPEC §7 and §8: base path /api, a 30 s timeout, credentials
- * included, and the bearer token the page handed over. A failure becomes an HttpError
+ * same-origin (the session is the HttpOnly cookie the browser sends; the worker never holds a
+ * token, issue 12 §1). A failure becomes an HttpError
  * {isNetworkError, status, message}, the message taken from the server's error field,
  * then its message field, else 'An unexpected error occurred'.
  */
@@ -10,7 +11,6 @@ import type { HttpError } from '../model/types';
 export interface HttpClientOptions {
   /** Origin of the server, e.g. self.location.origin. */
   baseUrl: string;
-  token: () => string | null;
   fetch?: typeof fetch;
   timeoutMs?: number;
 }
@@ -59,8 +59,6 @@ export function createHttpClient(options: HttpClientOptions) {
 
   async function request<T>(path: string, req: RequestOptions = {}): Promise<T> {
     const headers: Record<string, string> = { Accept: 'application/json' };
-    const token = options.token();
-    if (token) headers.Authorization = `Bearer ${token}`;
     if (req.body !== undefined) headers['Content-Type'] = 'application/json';
     const timeout = AbortSignal.timeout(req.timeoutMs ?? options.timeoutMs ?? REQUEST_TIMEOUT_MS);
     const signal = req.signal ? AbortSignal.any([timeout, req.signal]) : timeout;
@@ -70,7 +68,7 @@ export function createHttpClient(options: HttpClientOptions) {
         method: req.method ?? (req.body === undefined ? 'GET' : 'POST'),
         headers,
         body: req.body === undefined ? undefined : JSON.stringify(req.body),
-        credentials: 'include',
+        credentials: 'same-origin',
         signal,
       });
     } catch (error) {

@@ -18,7 +18,7 @@ export function openSse(url: string, fetchFn: typeof fetch = fetch, init: { meth
         method: init.method ?? 'GET',
         headers: { Accept: 'text/event-stream', ...init.headers },
         body: init.body,
-        credentials: 'include',
+        credentials: 'same-origin',
         signal: controller.signal,
       });
       if (!response.ok || !response.body) {

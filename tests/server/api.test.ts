@@ -33,12 +33,15 @@ describe('auth', () => {
     expect(body).toEqual({ authenticated: false, user: null, workspace: null, organizations: [] });
   });
 
-  it('signs in at /auth/slack: redirect with auth_success, workspace and token, and an HttpOnly Lax cookie', async () => {
+  it('signs in at /auth/slack: redirect with auth_success and workspace (no token), and an HttpOnly Lax cookie', async () => {
     const { location, cookie, token: t } = await signIn(server.url);
     const url = new URL(location, server.url);
     expect(url.pathname).toBe('/');
     expect(url.searchParams.get('auth_success')).toBe('true');
     expect(url.searchParams.get('workspace')).toBe(MAIN.id);
+    // The token travels only in the cookie: never in an address (history, logs, Referer).
+    expect([...url.searchParams.keys()].sort()).toEqual(['auth_success', 'workspace']);
+    expect(location).not.toContain(t);
     expect(t).toMatch(/^[A-Za-z0-9_-]{40,}$/);
     expect(cookie).toContain(`sift_token=${t}`);
     expect(cookie).toMatch(/HttpOnly/i);
@@ -387,7 +390,7 @@ describe('sending and marking read', () => {
 
 describe('live stream', () => {
   it.each(['abc', '-1', '1.5', ''])('answers 400 for lastSequence=%j', async (value) => {
-    const res = await fetch(`${server.url}/api/sse/stream?token=${token}&lastSequence=${value}`);
+    const res = await fetch(`${server.url}/api/sse/stream?lastSequence=${value}`, { headers: { Authorization: `Bearer ${token}` } });
     expect(res.status).toBe(400);
     expect((await res.json()).error).toMatch(/lastSequence/);
   });

@@ -30,6 +30,8 @@ export async function startTestServer(
     /** Absent: the local AI provider; null: AI off. */
     ai?: AiProvider | null;
     sessions?: SessionLimits;
+    /** SIFT_PUBLIC_URL: https gives the `__Host-` Secure session cookie. */
+    publicUrl?: string;
   } = {},
 ): Promise<TestServer> {
   const store = new SqliteStore(options.file ?? ':memory:');
@@ -42,7 +44,7 @@ export async function startTestServer(
     source,
     clock: { now },
     logger: jsonLogger((line) => logLines.push(line), 'debug'),
-    config: { heartbeatMs: options.heartbeatMs, ...(options.sessions ? { sessions: options.sessions } : {}) },
+    config: { heartbeatMs: options.heartbeatMs, ...(options.sessions ? { sessions: options.sessions } : {}), ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}) },
     ai: options.ai === undefined ? createLocalProvider({ chunkDelayMs: 0 }) : options.ai,
   });
   const server = await new Promise<Server>((resolve) => {
@@ -67,8 +69,13 @@ export async function signIn(url: string, as?: string): Promise<{ token: string;
   const res = await fetch(`${url}/auth/slack${as ? `?as=${as}` : ''}`, { redirect: 'manual' });
   if (res.status !== 302) throw new Error(`sign-in answered ${res.status}: ${await res.text()}`);
   const location = res.headers.get('location') ?? '';
-  const token = new URL(location, url).searchParams.get('token') ?? '';
-  return { token, location, cookie: res.headers.get('set-cookie') ?? '' };
+  const cookie = res.headers.get('set-cookie') ?? '';
+  return { token: sessionTokenOf(cookie), location, cookie };
+}
+
+/** The session token a sign-in's Set-Cookie carries (the only place it travels to a browser). */
+export function sessionTokenOf(setCookie: string): string {
+  return /(?:^|[\s,;])(?:__Host-)?sift_token=([A-Za-z0-9_-]+)/.exec(setCookie)?.[1] ?? '';
 }
 
 export function api(url: string, token?: string) {
@@ -96,12 +103,12 @@ export interface StreamReader {
   ended: Promise<void>;
 }
 
-/** Opens the live stream and collects its events. */
+/** Opens the live stream (the session as a Bearer header) and collects its events. */
 export async function openStream(url: string, token: string, lastSequence?: number): Promise<StreamReader> {
   const controller = new AbortController();
-  const query = new URLSearchParams({ token });
+  const query = new URLSearchParams();
   if (lastSequence !== undefined) query.set('lastSequence', String(lastSequence));
-  const res = await fetch(`${url}/api/sse/stream?${query}`, { signal: controller.signal });
+  const res = await fetch(`${url}/api/sse/stream?${query}`, { signal: controller.signal, headers: { Authorization: `Bearer ${token}` } });
   if (!res.ok || !res.body) throw new Error(`stream answered ${res.status}`);
   const reader: StreamReader = {
     events: [],

@@ -10,6 +10,7 @@ import { SlackSource } from '../../src/server/sources/slack/source';
 import { DEFAULT_RATE_POLICY, SLACK_USER_SCOPES, type RatePolicy, type SlackConfig } from '../../src/server/sources/slack/config';
 import type { LiveHub } from '../../src/server/live/hub';
 import { startFakeSlack, type FakeSlack, type FakeSlackOptions } from '../fakes/slackServer';
+import { sessionTokenOf } from './helpers';
 
 export interface SlackTestServer {
   url: string;
@@ -130,7 +131,7 @@ export async function signInSlack(
   if (options.tamper) ({ url: callback, cookie } = options.tamper(callback, cookie));
   const res = await fetch(callback, { redirect: 'manual', headers: cookie ? { cookie } : {} });
   const location = res.headers.get('location') ?? '';
-  const token = new URL(location || '/', server.url).searchParams.get('token') ?? '';
+  const token = sessionTokenOf(res.headers.get('set-cookie') ?? '');
   return { status: res.status, location, token, cookie: cookiesOf(res), authorize, callback, stateCookie };
 }
 

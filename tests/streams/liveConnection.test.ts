@@ -40,8 +40,8 @@ const CMD: Record<string, LiveCommand> = { c: 'connect', d: 'disconnect', r: 're
 /** An open() that hands out the given connections in turn (the last one repeats) and records its calls. */
 function opener(...connections: Observable<SseSignal>[]) {
   const calls: Array<[string, number | undefined]> = [];
-  const open = (token: string, lastSequence: number | undefined) => {
-    calls.push([token, lastSequence]);
+  const open = (session: string, lastSequence: number | undefined) => {
+    calls.push([session, lastSequence]);
     return connections[Math.min(calls.length, connections.length) - 1]!;
   };
   return { open, calls };
@@ -53,19 +53,19 @@ describe('liveConnection', () => {
     testScheduler = new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
   });
 
-  it('connects at once with the token, reports connected on open and forwards messages', () => {
+  it('connects at once with the session, reports connected on open and forwards messages', () => {
     testScheduler.run(({ cold, expectObservable, expectSubscriptions }) => {
-      const token$ = cold('        t', { t: 'tok' });
+      const session$ = cold('        t', { t: 'tok' });
       const conn = cold('          --o--m--n', SIG);
       const expected = '           0-C--m--n';
       const unsub = '              ^-----------!';
       const { open, calls } = opener(conn);
 
-      const out$ = liveConnection({ token$, command$: NEVER, lastSequence$: NEVER, open }, testScheduler);
+      const out$ = liveConnection({ session$, command$: NEVER, lastSequence$: NEVER, open }, testScheduler);
 
       expectObservable(out$, unsub).toBe(expected, OUT);
       expectSubscriptions(conn.subscriptions).toBe('^-----------!');
-      expectSubscriptions(token$.subscriptions).toBe('^-----------!');
+      expectSubscriptions(session$.subscriptions).toBe('^-----------!');
       testScheduler.flush();
       expect(calls).toEqual([['tok', undefined]]);
     });
@@ -82,7 +82,7 @@ describe('liveConnection', () => {
       const unsub = '^ 200009ms !';
 
       const out$ = liveConnection(
-        { token$: cold('t', { t: 'tok' }), command$, lastSequence$: NEVER, open, random: () => 0 },
+        { session$: cold('t', { t: 'tok' }), command$, lastSequence$: NEVER, open, random: () => 0 },
         testScheduler,
       );
 
@@ -114,7 +114,7 @@ describe('liveConnection', () => {
         '(0a) 646ms (1b) 1296ms (2c) 2595ms (3d) 5195ms (4e) 10394ms (5f) 20791ms (6g) 38987ms (7h) 38987ms (8i) 38987ms (9F)';
 
       const out$ = liveConnection(
-        { token$: cold('t', { t: 'tok' }), command$: NEVER, lastSequence$: NEVER, open, random: () => 0.999 },
+        { session$: cold('t', { t: 'tok' }), command$: NEVER, lastSequence$: NEVER, open, random: () => 0.999 },
         testScheduler,
       );
 
@@ -132,7 +132,7 @@ describe('liveConnection', () => {
       const expected = '(0a) 496ms (1b) 996ms 2-C--a 499ms (1b) 996ms (2C)';
 
       const out$ = liveConnection(
-        { token$: cold('t', { t: 'tok' }), command$: NEVER, lastSequence$: NEVER, open, random: () => 0 },
+        { session$: cold('t', { t: 'tok' }), command$: NEVER, lastSequence$: NEVER, open, random: () => 0 },
         testScheduler,
       );
 
@@ -149,7 +149,7 @@ describe('liveConnection', () => {
       const { open } = opener(conn);
 
       const out$ = liveConnection(
-        { token$: cold('t', { t: 'tok' }), command$: NEVER, lastSequence$: NEVER, open, random: () => 0 },
+        { session$: cold('t', { t: 'tok' }), command$: NEVER, lastSequence$: NEVER, open, random: () => 0 },
         testScheduler,
       );
 
@@ -166,7 +166,7 @@ describe('liveConnection', () => {
         throw new Error('network down');
       };
       const out$ = liveConnection(
-        { token$: cold('t', { t: 'tok' }), command$: NEVER, lastSequence$: NEVER, open, random: () => 0 },
+        { session$: cold('t', { t: 'tok' }), command$: NEVER, lastSequence$: NEVER, open, random: () => 0 },
         testScheduler,
       );
 
@@ -183,7 +183,7 @@ describe('liveConnection', () => {
       const expected = '      0-C-------D 4999ms 0-C';
       const { open, calls } = opener(conn);
 
-      const out$ = liveConnection({ token$: cold('t', { t: 'tok' }), command$, lastSequence$: NEVER, open }, testScheduler);
+      const out$ = liveConnection({ session$: cold('t', { t: 'tok' }), command$, lastSequence$: NEVER, open }, testScheduler);
 
       expectObservable(out$, '^ 5999ms !').toBe(expected, OUT);
       expectSubscriptions(conn.subscriptions).toBe(['^---------!', '5010ms ^ 989ms !']);
@@ -203,7 +203,7 @@ describe('liveConnection', () => {
       const { open } = opener(fail);
 
       const out$ = liveConnection(
-        { token$: cold('t', { t: 'tok' }), command$, lastSequence$: NEVER, open, random: () => 0 },
+        { session$: cold('t', { t: 'tok' }), command$, lastSequence$: NEVER, open, random: () => 0 },
         testScheduler,
       );
 
@@ -213,37 +213,37 @@ describe('liveConnection', () => {
     });
   });
 
-  it('without a token: unauthenticated, and open() is never called, not even by connect or the check', () => {
+  it('without a session: unauthenticated, and open() is never called, not even by connect or the check', () => {
     testScheduler.run(({ cold, hot, expectObservable, expectSubscriptions }) => {
-      const token$ = cold('n', { n: null });
+      const session$ = cold('n', { n: null });
       const command$ = hot('^ 99ms c', CMD);
       const expected = '     U 99ms U';
       const { open, calls } = opener(cold('o', SIG));
 
-      const out$ = liveConnection({ token$, command$, lastSequence$: NEVER, open }, testScheduler);
+      const out$ = liveConnection({ session$, command$, lastSequence$: NEVER, open }, testScheduler);
 
       expectObservable(out$, '^ 20s !').toBe(expected, OUT);
-      expectSubscriptions(token$.subscriptions).toBe('^ 20s !');
+      expectSubscriptions(session$.subscriptions).toBe('^ 20s !');
       testScheduler.flush();
       expect(calls).toEqual([]);
     });
   });
 
-  it('a new token restarts from scratch (even mid-backoff); the same token again does not', () => {
+  it('a new session restarts from scratch (even mid-backoff); the same session again does not', () => {
     testScheduler.run(({ cold, expectObservable, expectSubscriptions }) => {
-      const token$ = cold('  t 99ms t 99ms u', { t: 'tok1', u: 'tok2' });
+      const session$ = cold('  t 99ms t 99ms u', { t: 'tok1', u: 'tok2' });
       const first = cold('   --o--#', SIG);
       const second = cold('  --o', SIG);
       const expected = '     0-C--a 194ms 0-C';
       const { open, calls } = opener(first, second);
 
-      const out$ = liveConnection({ token$, command$: NEVER, lastSequence$: NEVER, open, random: () => 0 }, testScheduler);
+      const out$ = liveConnection({ session$, command$: NEVER, lastSequence$: NEVER, open, random: () => 0 }, testScheduler);
 
       expectObservable(out$, '^ 999ms !').toBe(expected, OUT);
       expectSubscriptions(first.subscriptions).toBe('^----!');
       expectSubscriptions(second.subscriptions).toBe('200ms ^ 799ms !');
       testScheduler.flush();
-      // No retry of tok1 at 505 ms: the new token cancelled it, and started again at attempt 0.
+      // No retry of tok1 at 505 ms: the new session cancelled it, and started again at attempt 0.
       expect(calls).toEqual([
         ['tok1', undefined],
         ['tok2', undefined],
@@ -251,13 +251,13 @@ describe('liveConnection', () => {
     });
   });
 
-  it('a token arriving while unauthenticated connects at once', () => {
+  it('a session arriving while unauthenticated connects at once', () => {
     testScheduler.run(({ cold, expectObservable }) => {
-      const token$ = cold('n 99ms t', { n: null, t: 'tok' });
+      const session$ = cold('n 99ms t', { n: null, t: 'tok' });
       const expected = '   U 99ms 0-C';
       const { open } = opener(cold('--o', SIG));
 
-      const out$ = liveConnection({ token$, command$: NEVER, lastSequence$: NEVER, open }, testScheduler);
+      const out$ = liveConnection({ session$, command$: NEVER, lastSequence$: NEVER, open }, testScheduler);
 
       expectObservable(out$, '^ 200ms !').toBe(expected, OUT);
     });
@@ -272,7 +272,7 @@ describe('liveConnection', () => {
       const expected = '(0a) 496ms (1b) 996ms (2c) 497ms 0-C';
 
       const out$ = liveConnection(
-        { token$: cold('t', { t: 'tok' }), command$, lastSequence$: NEVER, open, random: () => 0 },
+        { session$: cold('t', { t: 'tok' }), command$, lastSequence$: NEVER, open, random: () => 0 },
         testScheduler,
       );
 
@@ -291,7 +291,7 @@ describe('liveConnection', () => {
       const { open, calls } = opener(first, later);
 
       const out$ = liveConnection(
-        { token$: cold('t', { t: 'tok' }), command$, lastSequence$, open, random: () => 0 },
+        { session$: cold('t', { t: 'tok' }), command$, lastSequence$, open, random: () => 0 },
         testScheduler,
       );
 

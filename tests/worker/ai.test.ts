@@ -10,6 +10,7 @@ import { NO_TOKEN_MESSAGE } from '../../src/model/constants';
 import { createLocalProvider } from '../../src/server/ai/local/provider';
 import { AiError, type AiProvider } from '../../src/server/ai/types';
 import { createAiClient } from '../../src/worker/ai';
+import { browserFetch } from './browserFetch';
 import { createHttpClient } from '../../src/worker/http';
 import { signIn, startTestServer, type TestServer } from '../server/helpers';
 
@@ -41,8 +42,9 @@ const provider: AiProvider = {
 let server: TestServer;
 let token: string | null = null;
 const client = () => {
-  const http = createHttpClient({ baseUrl: server.url, token: () => token });
-  return createAiClient({ http, token: () => token });
+  const fetchFn = browserFetch(server.url, () => token);
+  const http = createHttpClient({ baseUrl: server.url, fetch: fetchFn });
+  return createAiClient({ http, signedIn: () => token !== null, fetch: fetchFn });
 };
 
 beforeAll(async () => {
@@ -93,7 +95,7 @@ describe('errors as the page shows them', () => {
     expect(refused).toEqual({ ok: false, error: 'Invalid request: question: must not be blank' });
   });
 
-  it('catch-up: the defaults of SPEC §8 when the server gives none, and a missing token', async () => {
+  it('catch-up: the defaults of SPEC §8 when the server gives none, and nobody signed in', async () => {
     const chat = await client().catchupChat('no-such-session', 'hi');
     expect(chat).toEqual({ success: false, error: 'Catch-up session not found' });
     const saved = token;

@@ -17,15 +17,18 @@ import type { ConversationDetail, IncomingMessage, LoadState } from '../../src/w
 import type { SearchState } from '../../src/streams/searchResults';
 import type { PaletteItem } from '../../src/model/search';
 import { api, signIn, startTestServer, type TestServer } from '../server/helpers';
+import { browserFetch } from './browserFetch';
 
 let server: TestServer;
 let engine: RemoteEngine;
 let channel: MessageChannel;
+/** The session cookie of the engine's "browser". */
+let browserSession: string | null = null;
 
 beforeAll(async () => {
   server = await startTestServer();
   channel = new MessageChannel();
-  startEngine(channel.port1 as unknown as Comlink.Endpoint);
+  startEngine(channel.port1 as unknown as Comlink.Endpoint, browserFetch(server.url, () => browserSession));
   const bootstrap = Comlink.wrap<EngineBootstrap>(channel.port2 as unknown as Comlink.Endpoint);
   engine = (await bootstrap.start({ baseUrl: server.url, debug: false })) as unknown as RemoteEngine;
   useEngineForTests(Promise.resolve(engine));
@@ -65,7 +68,8 @@ function watch<T>(obs: Observable<T>) {
 describe('engine over a MessageChannel', () => {
   it('signs in, connects live, loads the snapshot, serves windows, and stays live', async () => {
     const { token } = await signIn(server.url);
-    await command((e) => e.setToken(token));
+    browserSession = token;
+    // The engine follows whom the cookie signs in, as the server says.
     const status = await command((e) => e.authStatus());
     expect(status.user?.id).toBe('U0SIFTME1');
 
@@ -236,14 +240,15 @@ describe('engine start-up without data (SPEC §4.3)', () => {
         refused = true;
         return new Response(JSON.stringify({ error: 'No data' }), { status: 404, headers: { 'content-type': 'application/json' } });
       }
-      return fetch(input, init);
+      return browserFetch(server2.url, () => session)(input, init);
     };
+    let session: string | null = null;
     const channel2 = new MessageChannel();
     startEngine(channel2.port1 as unknown as Comlink.Endpoint, fetchFn);
     const boot = Comlink.wrap<EngineBootstrap>(channel2.port2 as unknown as Comlink.Endpoint);
     const api2 = (await boot.start({ baseUrl: server2.url, debug: false })) as unknown as RemoteEngine;
-    const { token } = await signIn(server2.url);
-    await api2.setToken(token);
+    session = (await signIn(server2.url)).token;
+    await api2.authStatus();
     const states: LoadState[] = [];
     const unsubscribe = await api2.loadState(Comlink.proxy({ next: (s: LoadState) => void states.push(s), error: () => {}, complete: () => {} }));
     const started = Date.now();

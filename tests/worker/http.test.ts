@@ -28,11 +28,17 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
 describe('http client', () => {
-  const client = () => createHttpClient({ baseUrl: base, token: () => 'tok123' });
+  const client = () => createHttpClient({ baseUrl: base });
 
-  it('answers the body and sends the bearer token', async () => {
-    await expect(client().request('/api/ok')).resolves.toEqual({ fine: true });
-    expect(lastAuth).toBe('Bearer tok123');
+  it('answers the body; the session is the browser\'s same-origin cookie, never a header the worker holds', async () => {
+    const inits: RequestInit[] = [];
+    const spy: typeof fetch = (input, init) => {
+      inits.push(init ?? {});
+      return fetch(input, init);
+    };
+    await expect(createHttpClient({ baseUrl: base, fetch: spy }).request('/api/ok')).resolves.toEqual({ fine: true });
+    expect(lastAuth).toBeUndefined();
+    expect(inits[0]!.credentials).toBe('same-origin');
   });
 
   it.each([
@@ -46,9 +52,9 @@ describe('http client', () => {
   });
 
   it('reports a timeout and an unreachable server as network errors', async () => {
-    const slow = await createHttpClient({ baseUrl: base, token: () => null, timeoutMs: 50 }).request('/api/slow').catch((e: unknown) => e);
+    const slow = await createHttpClient({ baseUrl: base, timeoutMs: 50 }).request('/api/slow').catch((e: unknown) => e);
     expect((slow as HttpFailure).toJSON()).toEqual({ isNetworkError: true, status: 0, message: 'The request timed out' });
-    const down = await createHttpClient({ baseUrl: 'http://127.0.0.1:9', token: () => null }).request('/api/ok').catch((e: unknown) => e);
+    const down = await createHttpClient({ baseUrl: 'http://127.0.0.1:9' }).request('/api/ok').catch((e: unknown) => e);
     expect((down as HttpFailure).isNetworkError).toBe(true);
   });
 });

@@ -1,29 +1,49 @@
 /** SPEC §7.1: sign-in, sessions, configuration and feature flags. */
 import { Hono } from 'hono';
 import type { Context } from 'hono';
-import { deleteCookie, setCookie } from 'hono/cookie';
 import { z } from 'zod';
-import { COOKIE_NAMES } from '../../model/constants';
 import type { AuthStatus, FeatureFlag } from '../../model/types';
 import { sessionDeps, type AppContext, type AppEnv } from '../app';
 import { liveSession, pruneExpiredSessions } from '../sessions';
-import { hashToken, newToken, requestToken } from '../auth';
+import { clearSessionCookie, hashToken, newToken, presentedToken, setSessionCookie } from '../auth';
 import { HttpProblem, parseBody } from '../http';
 import type { Session } from '../store/types';
 import { SlackSource } from '../sources/slack/source';
 import { slackAuthRoutes } from '../sources/slack/routes';
 
-const SESSION_COOKIE_MAX_AGE = 60 * 60 * 24 * 30;
-
 /** The session of a request outside /api (those routes skip the /api middleware). */
 async function sessionOf(ctx: AppContext, c: Context<AppEnv>): Promise<{ session: Session; tokenHash: string } | null> {
   const existing = c.get('session');
   if (existing) return { session: existing, tokenHash: c.get('tokenHash') };
-  const token = requestToken(c);
+  const token = presentedToken(c, ctx.cookie)?.token;
   if (!token) return null;
   const tokenHash = hashToken(token);
   const session = await liveSession(sessionDeps(ctx), tokenHash);
   return session ? { session, tokenHash } : null;
+}
+
+/**
+ * A sign-in's new session: a fresh token, only in the HttpOnly cookie (never in a URL or the page's
+ * storage). A session the browser held before is ended, so a token planted ahead of sign-in is
+ * worth nothing afterwards.
+ */
+export async function startSession(ctx: AppContext, c: Context<AppEnv>, signIn: Omit<Session, 'createdAt' | 'lastSeenAt'>): Promise<void> {
+  const previous = presentedToken(c, ctx.cookie);
+  if (previous?.via === 'cookie') {
+    const previousHash = hashToken(previous.token);
+    await ctx.store.deleteSession(previousHash);
+    ctx.hub.endSessions([previousHash]);
+  }
+  const token = newToken();
+  await pruneExpiredSessions(sessionDeps(ctx));
+  await ctx.store.createSession(hashToken(token), { ...signIn, createdAt: ctx.clock.now() });
+  const limits = sessionDeps(ctx).limits;
+  setSessionCookie(c, ctx.cookie, token, Math.floor(limits.maxAgeMs / 1000));
+}
+
+/** Where a completed sign-in lands (SPEC §2.3, without the token: the cookie carries it). */
+export function signedInAddress(workspaceId: string): string {
+  return `/?${new URLSearchParams({ auth_success: 'true', workspace: workspaceId }).toString()}`;
 }
 
 export function featureFlags(ctx: AppContext): Record<string, FeatureFlag> {
@@ -47,13 +67,9 @@ export function authRoutes(ctx: AppContext) {
     if (as !== undefined && !/^[A-Z0-9]{2,20}$/.test(as)) throw new HttpProblem(400, 'as must be a user id');
     const signIn = await ctx.source.demoSignIn(ctx.store, as);
     if (!signIn) throw new HttpProblem(400, `No demo member with id ${as}`);
-    const token = newToken();
-    await pruneExpiredSessions(sessionDeps(ctx));
-    await ctx.store.createSession(hashToken(token), { ...signIn, createdAt: ctx.clock.now() });
-    setCookie(c, COOKIE_NAMES.session, token, { httpOnly: true, sameSite: 'Lax', path: '/', maxAge: SESSION_COOKIE_MAX_AGE });
+    await startSession(ctx, c, signIn);
     ctx.logger.log('info', 'signed in', { workspace: signIn.workspaceId, user: signIn.userId });
-    const query = new URLSearchParams({ auth_success: 'true', workspace: signIn.workspaceId, token });
-    return c.redirect(`/?${query.toString()}`, 302);
+    return c.redirect(signedInAddress(signIn.workspaceId), 302);
   });
 
   app.post('/auth/logout', async (c) => {
@@ -63,8 +79,7 @@ export function authRoutes(ctx: AppContext) {
       // Its open streams close now, not at their next heartbeat.
       ctx.hub.endSessions([found.tokenHash]);
     }
-    deleteCookie(c, COOKIE_NAMES.session, { path: '/' });
-    deleteCookie(c, COOKIE_NAMES.stream, { path: '/' });
+    clearSessionCookie(c, ctx.cookie);
     return c.json({ success: true });
   });
 
@@ -107,7 +122,7 @@ export function authRoutes(ctx: AppContext) {
     const ended = await ctx.store.deleteSessionsOf(session.workspaceId, session.userId);
     await ctx.store.deleteSession(c.get('tokenHash'));
     ctx.hub.endSessions([...ended, c.get('tokenHash')]);
-    deleteCookie(c, COOKIE_NAMES.session, { path: '/' });
+    clearSessionCookie(c, ctx.cookie);
     return c.json({ success: true, revoked: true });
   });
 

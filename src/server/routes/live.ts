@@ -2,7 +2,8 @@
  * SPEC §7.3: the live stream. Each member's events come from the event log: the first
  * frame is `connection` with the current sequence; with lastSequence, every later event is
  * replayed (isReplay true) before `replay_complete`; then live events follow as the hub
- * publishes them. A sequence is never sent twice on one stream.
+ * publishes them. A sequence is never sent twice on one stream. The stream authenticates by the
+ * session cookie (or a Bearer header), or by a single-use ticket in `token` (POST /api/sse/ticket).
  */
 import { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
@@ -11,9 +12,12 @@ import type { LiveEvent } from '../../model/types';
 import { sessionDeps, type AppContext, type AppEnv } from '../app';
 import { sessionEndsAt } from '../sessions';
 import { HttpProblem } from '../http';
+import { hashToken, newToken } from '../auth';
 import type { StoredEvent } from '../store/types';
 
 const REPLAY_PAGE = 5_000;
+/** A stream ticket is good for one stream, opened within this time. */
+export const STREAM_TICKET_TTL_MS = 60_000;
 
 export function liveRoutes(ctx: AppContext) {
   const app = new Hono<AppEnv>();
@@ -91,6 +95,15 @@ export function liveRoutes(ctx: AppContext) {
         clearTimeout(expiry);
       }
     });
+  });
+
+  // A client that cannot send the cookie or a header with its stream request (an EventSource on
+  // another origin, a command-line tool) trades its session for a ticket: `?token=<ticket>` opens
+  // one stream within a minute, once. A session token in the address is never accepted.
+  app.post('/api/sse/ticket', async (c) => {
+    const ticket = newToken();
+    await ctx.store.createStreamTicket(hashToken(ticket), c.get('tokenHash'), ctx.clock.now() + STREAM_TICKET_TTL_MS);
+    return c.json({ success: true, ticket, expiresIn: STREAM_TICKET_TTL_MS / 1000 });
   });
 
   app.get('/api/sse/stats', async (c) => {

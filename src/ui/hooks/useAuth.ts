@@ -1,14 +1,15 @@
 /**
  * The authentication state machine of SPEC §4.1 and the OAuth return of §2.3:
  * loading → authenticated | unauthenticated; with auth_success=true in the address, the
- * token is stored, the query string cleared, 'completing' shown, and the status re-checked
- * after 100 ms.
+ * query string is cleared, 'completing' shown, and the status re-checked after 100 ms. The
+ * session is the server's HttpOnly cookie: a token in the address is never read or kept (issue
+ * 12 §1), and the engine learns who is signed in from the status it fetches.
  */
 import { useCallback, useEffect, useState } from 'react';
 import { OAUTH_RECHECK_DELAY_MS } from '../../model/constants';
 import type { AuthStatus } from '../../model/types';
 import { command } from '../engine';
-import { clearSession, readToken, storeToken } from '../session';
+import { forgetStoredToken } from '../session';
 
 export type AuthState =
   | { phase: 'initializing' }
@@ -23,12 +24,10 @@ export function useAuth() {
 
   const check = useCallback(async () => {
     try {
-      const token = readToken();
-      await command((api) => api.setToken(token));
+      forgetStoredToken();
       setState((current) => (current.phase === 'initializing' ? { phase: 'loading' } : current));
       const status = await command((api) => api.authStatus());
       setState(status.authenticated ? { phase: 'authenticated', status } : { phase: 'unauthenticated' });
-      if (!status.authenticated) await command((api) => api.setToken(null));
     } catch (error) {
       setState({ phase: 'error', message: (error as Error).message || 'Failed to initialize' });
     }
@@ -37,8 +36,6 @@ export function useAuth() {
   useEffect(() => {
     const params = new URLSearchParams(window.location.search);
     if (params.get('auth_success') === 'true') {
-      const token = params.get('token');
-      if (token) storeToken(token);
       window.history.replaceState(null, '', window.location.pathname);
       setState({ phase: 'completing' });
       const timer = window.setTimeout(() => void check(), OAUTH_RECHECK_DELAY_MS);
@@ -52,7 +49,7 @@ export function useAuth() {
     try {
       await command((api) => api.logout());
     } finally {
-      clearSession();
+      forgetStoredToken();
       setState({ phase: 'unauthenticated' });
     }
   }, []);

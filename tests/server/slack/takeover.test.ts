@@ -54,11 +54,15 @@ describe('a planted session cookie', () => {
     expect(await server.store.accountFor(team, victim)).toBe(victimAccount);
     expect((await server.store.memberships(attackerAccount)).map((m) => m.userId)).toEqual([attacker]);
 
-    // The attacker's own session cannot reach the victim's identity.
-    expect((await as(attackerCookie, '/auth/switch-workspace', { workspaceId: team })).status).toBe(200);
-    expect((await as(attackerCookie, '/api/auth/status')).body.user.id).toBe(attacker);
+    // The planted session ended with the sign-in that replaced it in that browser.
+    expect((await as(attackerCookie, '/api/auth/status')).body.authenticated).toBe(false);
+    // The attacker's own (new) session cannot reach the victim's identity.
+    fake.setConsentUser(attacker);
+    const again = (await signInSlack(server)).cookie;
+    expect((await as(again, '/auth/switch-workspace', { workspaceId: team })).status).toBe(200);
+    expect((await as(again, '/api/auth/status')).body.user.id).toBe(attacker);
     const victimsDm = fake.workspace.conversations.find((c) => c.kind === 'im' && c.members.includes(victim) && !c.members.includes(attacker))!;
-    expect((await as(attackerCookie, `/api/conversations/${victimsDm.id}/threads`)).status).toBe(404);
+    expect((await as(again, `/api/conversations/${victimsDm.id}/threads`)).status).toBe(404);
     // The victim is signed in as themselves, with a fresh session.
     expect((await as(planted.cookie, '/api/auth/status')).body.user.id).toBe(victim);
     expect(planted.cookie).not.toBe(attackerCookie);

@@ -2,19 +2,16 @@
  * Slack sign-in over HTTP (SPEC §2.2, §2.3, §7.1): GET /auth/slack sends the browser to
  * Slack's authorize page with a single-use state, bound to this browser by a short-lived
  * cookie; GET /auth/slack/callback verifies it, exchanges the code, and lands on
- * /?auth_success=true&workspace=…&token=… as in demo mode, or on /auth?error=…&message=…
+ * /?auth_success=true&workspace=… as in demo mode (the session only in its HttpOnly cookie), or on /auth?error=…&message=…
  */
 import { Hono, type Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
-import { COOKIE_NAMES } from '../../../model/constants';
-import { sessionDeps, type AppContext, type AppEnv } from '../../app';
-import { pruneExpiredSessions } from '../../sessions';
-import { hashToken, newToken } from '../../auth';
+import type { AppContext, AppEnv } from '../../app';
+import { signedInAddress, startSession } from '../../routes/auth';
 import type { OAuthAddTo, Session } from '../../store/types';
 import { OAUTH_STATE_TTL_MS, SignInError, type SlackSource } from './source';
 
 export const OAUTH_COOKIE = 'sift_oauth_state';
-const SESSION_COOKIE_MAX_AGE = 60 * 60 * 24 * 30;
 
 /** The redirect URI Slack sends the browser back to: SIFT_PUBLIC_URL's origin, else the request's. */
 export function redirectUri(source: SlackSource, c: Context): string {
@@ -54,14 +51,10 @@ export function slackAuthRoutes(
         redirectUri: redirectUri(source, c),
         sessionHash: current?.tokenHash,
       });
-      const token = newToken();
-      await pruneExpiredSessions(sessionDeps(ctx));
-      await ctx.store.createSession(hashToken(token), { accountId: signIn.accountId, workspaceId: signIn.workspaceId, userId: signIn.userId, createdAt: ctx.clock.now() });
-      setCookie(c, COOKIE_NAMES.session, token, { httpOnly: true, sameSite: 'Lax', path: '/', maxAge: SESSION_COOKIE_MAX_AGE });
+      await startSession(ctx, c, { accountId: signIn.accountId, workspaceId: signIn.workspaceId, userId: signIn.userId });
       if (signIn.firstSignIn) source.syncInBackground(signIn.workspaceId, signIn.userId);
       ctx.logger.log('info', 'signed in', { workspace: signIn.workspaceId, user: signIn.userId, source: 'slack' });
-      const query = new URLSearchParams({ auth_success: 'true', workspace: signIn.workspaceId, token });
-      return c.redirect(`/?${query.toString()}`, 302);
+      return c.redirect(signedInAddress(signIn.workspaceId), 302);
     } catch (error) {
       if (!(error instanceof SignInError)) throw error;
       ctx.logger.log('info', 'Slack sign-in refused', { reason: error.code });
