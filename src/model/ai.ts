@@ -100,6 +100,10 @@ export interface CatchupProposal {
   conversation_ids: string[];
 }
 
+/** The buttons under a proposal, and what the session's history records when one is pressed. */
+export const CATCHUP_CONFIRM_LABEL = 'Mark these read';
+export const CATCHUP_DECLINE_LABEL = 'Not now';
+
 /** Sift addition: a conversation a yes marked read, and where it was read up to before (what undo restores). */
 export interface CatchupMarked {
   conversation_id: string;

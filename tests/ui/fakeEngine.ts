@@ -32,7 +32,7 @@ type AsStream<F> = F extends (...args: infer A) => unknown ? (...args: A) => Han
 
 type CommandName =
   | 'featureFlags' | 'memberNames' | 'reload' | 'refresh' | 'markRead' | 'markUnread' | 'release' | 'setCategory' | 'send' | 'facts' | 'idAt' | 'slotAt' | 'indexOf' | 'setWindow'
-  | 'ask' | 'classifyUnread' | 'setAiSort' | 'catchupStart' | 'catchupChat' | 'catchupSession' | 'catchupStats' | 'catchupEnd' | 'transcribe';
+  | 'ask' | 'classifyUnread' | 'setAiSort' | 'catchupStart' | 'catchupChat' | 'catchupAnswer' | 'catchupSession' | 'catchupStats' | 'catchupEnd' | 'transcribe';
 type StreamName = 'loadState' | 'viewCounts' | 'liveState' | 'viewWindow' | 'conversation' | 'incoming' | 'views' | 'refine' | 'unreadSummary';
 
 export type FakeApi = { [K in CommandName]: Mock<AsCommand<EngineApi[K]>> } & { [K in StreamName]: AsStream<EngineApi[K]> };
@@ -199,6 +199,7 @@ export function createFakeEngine(options: FakeEngineOptions = {}) {
     setAiSort: vi.fn<AsCommand<EngineApi['setAiSort']>>(async () => undefined),
     catchupStart: vi.fn<AsCommand<EngineApi['catchupStart']>>(async () => ({ success: true, sessionId: 's1', message: 'Ready', stats: { urgent: 0, can_wait: 0, fyi: 0, total: 0, cleared: 0 } })),
     catchupChat: vi.fn<AsCommand<EngineApi['catchupChat']>>(async () => ({ success: true, message: 'OK' })),
+    catchupAnswer: vi.fn<AsCommand<EngineApi['catchupAnswer']>>(async () => ({ success: true, message: 'OK' })),
     catchupSession: vi.fn<AsCommand<EngineApi['catchupSession']>>(async () => ({ success: false, error: 'Failed to get session' })),
     catchupStats: vi.fn<AsCommand<EngineApi['catchupStats']>>(async () => ({ success: true, stats: { urgent: 0, can_wait: 0, fyi: 0, total: 0, cleared: 0 } })),
     catchupEnd: vi.fn<AsCommand<EngineApi['catchupEnd']>>(async () => ({ success: true })),

@@ -119,3 +119,16 @@ describe('errors as the page shows them', () => {
     expect(result.ok && result.classified).toBeGreaterThan(0);
   });
 });
+
+describe('catchupAnswer: a proposal’s button', () => {
+  it('sends the proposal’s id: a stale one is refused with the server’s text, the open one marks read and says what it marked', async () => {
+    const start = await client().catchupStart();
+    const sessionId = start.sessionId!;
+    const proposed = await client().catchupChat(sessionId, 'clear all unread FYI messages');
+    expect(proposed.proposal?.id).toBeTruthy();
+    expect(await client().catchupAnswer(sessionId, 'not-the-proposal', true)).toEqual({ success: false, error: 'This proposal is no longer open. Ask again.' });
+    const done = await client().catchupAnswer(sessionId, proposed.proposal!.id, true);
+    expect(done.success).toBe(true);
+    expect(done.marked?.map((m) => m.conversation_id).sort()).toEqual([...proposed.proposal!.conversation_ids].sort());
+  });
+});

@@ -10,7 +10,15 @@
  * the page can undo it.
  */
 import { randomUUID } from 'node:crypto';
-import { CAUGHT_UP_MESSAGE, type AskSource, type CatchupMarked, type CatchupProposal, type CatchupStats } from '../../model/ai';
+import {
+  CATCHUP_CONFIRM_LABEL,
+  CATCHUP_DECLINE_LABEL,
+  CAUGHT_UP_MESSAGE,
+  type AskSource,
+  type CatchupMarked,
+  type CatchupProposal,
+  type CatchupStats,
+} from '../../model/ai';
 import type { AiCategory } from '../../model/types';
 import { tsSeconds } from '../../model/ts';
 import { emojify } from '../../model/emoji';
@@ -29,9 +37,6 @@ const CATCHUP_SESSIONS_PER_MEMBER = 5;
 const CATCHUP_CONVERSATIONS = 200;
 /** Where a conversation never read was read up to (what mark-unread takes to make it all unread again). */
 export const NEVER_READ = '0000000000.000000';
-/** What the history shows for the confirm and 'Not now' buttons. */
-export const CONFIRM_LABEL = 'Mark these read';
-export const DECLINE_LABEL = 'Not now';
 export const STALE_PROPOSAL_MESSAGE = 'This proposal is no longer open. Ask again.';
 
 export interface CatchupDeps {
@@ -96,7 +101,7 @@ export class CatchupSessions {
     const state = await this.sessionOf(session, sessionId);
     const pending = state.pending;
     if ('proposalId' in turn && (!pending || pending.id !== turn.proposalId)) throw new AiError(STALE_PROPOSAL_MESSAGE, 409);
-    const said = 'message' in turn ? turn.message : turn.confirm ? CONFIRM_LABEL : DECLINE_LABEL;
+    const said = 'message' in turn ? turn.message : turn.confirm ? CATCHUP_CONFIRM_LABEL : CATCHUP_DECLINE_LABEL;
     const answer = 'proposalId' in turn ? (turn.confirm ? 'confirm' : 'decline') : pending ? detectIntent(turn.message) : null;
     const context = await this.context(session, state);
     let reply: Pick<CatchupReply, 'message' | 'conversationIds'> & { marked?: CatchupMarked[] };

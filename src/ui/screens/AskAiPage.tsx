@@ -4,7 +4,8 @@
  *
  * Entry: /catchup starts the session at once; /ask-ai?q=text starts it and sends the text.
  * Keys: Enter sends, Shift+Enter a new line, Esc leaves the conversation (ending the session),
- * Cmd/Ctrl+Shift+V turns voice mode on and off, ? lists the shortcuts.
+ * Cmd/Ctrl+Shift+V turns voice mode on and off, Cmd/Ctrl+Z undoes the catch-up's last mark read,
+ * ? lists the shortcuts.
  */
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { useLocation, useNavigate } from 'react-router';
@@ -14,7 +15,7 @@ import { AskInput } from '../components/ask/AskInput';
 import { MicIcon } from '../components/ask/AskIcons';
 import { AskStart } from '../components/ask/AskStart';
 import { AskThread, sourceHref } from '../components/ask/AskThread';
-import { useCatchup } from '../components/ask/useCatchup';
+import { useCatchup, useCatchupUndo } from '../components/ask/useCatchup';
 import { VoiceInput } from '../components/ask/VoiceInput';
 import { ShortcutsOverlay } from '../components/ShortcutsOverlay';
 import { command, remoteStream } from '../engine';
@@ -49,7 +50,8 @@ export function AskAiPage({ menuButton, onOpenConversation }: AskAiPageProps) {
     [voiceOn],
   );
   const catchup = useCatchup({ onReply });
-  const { view, begin, send, leave, dismissError } = catchup;
+  const { view, begin, send, answerProposal, leave, dismissError } = catchup;
+  useCatchupUndo(catchup.undo);
   const inConversation = view.screen === 'conversation';
 
   // Entry by address: /catchup starts at once; ?q= starts with that question.
@@ -151,7 +153,17 @@ export function AskAiPage({ menuButton, onOpenConversation }: AskAiPageProps) {
         ) : (
           <div className="ask-conversation">
             {view.stats && <StatsHeader stats={view.stats} />}
-            <AskThread messages={view.messages} pending={view.pending} now={now} onOpenSource={openSource} />
+            <AskThread
+              messages={view.messages}
+              pending={view.pending}
+              now={now}
+              onOpenSource={openSource}
+              proposal={view.proposal}
+              onAnswerProposal={(id, confirm) => {
+                stopSpeaking();
+                answerProposal(id, confirm);
+              }}
+            />
             {view.error && (
               <div className="banner error ask-error" role="alert">
                 <span>{view.error}</span>

@@ -2,12 +2,14 @@
  * The Ask AI message thread (SPEC §2.9): a log region (polite) of questions and answers.
  * Answers are plain text with their line breaks ('• ' bullets and [n] references as they
  * come), without bidi or control characters (issue 12 §4); their sources link to the conversation, and `ask` answers carry a confidence label.
+ * The reply that made the open proposal shows its 'Mark these read' / 'Not now' buttons.
  */
 import { useEffect, useRef, type MouseEvent } from 'react';
-import { confidenceLabel, type AskSource } from '../../../model/ai';
+import { confidenceLabel, type AskSource, type CatchupProposal } from '../../../model/ai';
 import { stripBidi } from '../../../model/linkSafety';
 import { messageTime } from '../../../model/time';
 import { isTs, tsToMs } from '../../../model/ts';
+import { ProposalActions } from './ProposalActions';
 import type { ChatMessage } from './useCatchup';
 
 const EXCERPT_LENGTH = 140;
@@ -27,9 +29,12 @@ export interface AskThreadProps {
   now: number;
   /** Opens a source's conversation at its message. */
   onOpenSource(source: AskSource): void;
+  /** The catch-up's open proposal, and what its buttons do. */
+  proposal?: CatchupProposal | null;
+  onAnswerProposal?(proposalId: string, confirm: boolean): void;
 }
 
-export function AskThread({ messages, pending, now, onOpenSource }: AskThreadProps) {
+export function AskThread({ messages, pending, now, onOpenSource, proposal, onAnswerProposal }: AskThreadProps) {
   const end = useRef<HTMLDivElement>(null);
   useEffect(() => {
     end.current?.scrollIntoView?.({ block: 'end' });
@@ -42,6 +47,7 @@ export function AskThread({ messages, pending, now, onOpenSource }: AskThreadPro
           <p className="ask-message-text">{stripBidi(m.text)}</p>
           {m.confidence !== undefined && <span className="tag ask-confidence">{confidenceLabel(m.confidence)}</span>}
           {m.sources && m.sources.length > 0 && <Sources sources={m.sources} now={now} onOpen={onOpenSource} />}
+          {proposal && onAnswerProposal && m.proposalId === proposal.id && <ProposalActions proposal={proposal} busy={pending} onAnswer={onAnswerProposal} />}
         </article>
       ))}
       {pending && (

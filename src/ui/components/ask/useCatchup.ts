@@ -9,11 +9,28 @@
  *
  * A generation number guards every await: an answer that comes back after the user left is
  * dropped, and a session that started after the user left is ended at once.
+ *
+ * A proposal ('Mark these read?') is answered by the member's own yes or no, typed or spoken, or
+ * by its buttons, which send the proposal's id (issue 12 §3). What a yes marked read can be
+ * undone with Cmd/Ctrl+Z while the page is open (see useCatchupUndo): each conversation goes back
+ * to where it was read up to before.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { CATCHUP_ERRORS, CAUGHT_UP_MESSAGE, type AskSource, type CatchupStats } from '../../../model/ai';
+import {
+  CATCHUP_CONFIRM_LABEL,
+  CATCHUP_DECLINE_LABEL,
+  CATCHUP_ERRORS,
+  CAUGHT_UP_MESSAGE,
+  type AskSource,
+  type CatchupChatResponse,
+  type CatchupMarked,
+  type CatchupProposal,
+  type CatchupStats,
+} from '../../../model/ai';
 import { CATCHUP_INITIAL_QUESTION_DELAY_MS } from '../../../model/constants';
 import { command } from '../../engine';
+import { isMod, isTyping } from '../../keyboard/shortcuts';
+import { useToast } from '../Toasts';
 import type { AskResult } from '../../../worker/ai';
 
 export interface ChatMessage {
@@ -23,6 +40,8 @@ export interface ChatMessage {
   sources?: AskSource[];
   /** Answers of `ask` carry a confidence. */
   confidence?: number;
+  /** The reply that made a proposal: its buttons show under it while the proposal is open. */
+  proposalId?: string;
 }
 
 export interface CatchupView {
@@ -33,6 +52,8 @@ export interface CatchupView {
   /** Starting the session, or waiting for a reply. */
   pending: boolean;
   error: string | null;
+  /** The session's open proposal, waiting for a yes. */
+  proposal: CatchupProposal | null;
 }
 
 /** The tab's open session, so a reload picks it up (sessionStorage: per tab, gone with it). */
@@ -55,7 +76,7 @@ function rememberSession(id: string | null): void {
   }
 }
 
-export const START_VIEW: CatchupView = { screen: 'start', sessionId: null, stats: null, messages: [], pending: false, error: null };
+export const START_VIEW: CatchupView = { screen: 'start', sessionId: null, stats: null, messages: [], pending: false, error: null, proposal: null };
 
 const failed = (error: unknown) => ({ success: false as const, ok: false as const, error: (error as Error)?.message ?? '' });
 
@@ -65,6 +86,10 @@ export interface Catchup {
   begin(question?: string): void;
   /** Sends a message (ignored when blank or while waiting). */
   send(text: string): void;
+  /** A proposal's button: 'Mark these read' (true) or 'Not now' (false), naming the proposal. */
+  answerProposal(proposalId: string, confirm: boolean): void;
+  /** Restores what the last yes marked read, answering whether it all worked; null (at once) when there is nothing to undo. */
+  undo(): Promise<boolean> | null;
   /** Ends the session and goes back to the start screen. */
   leave(): void;
   dismissError(): void;
@@ -77,6 +102,8 @@ export function useCatchup({ onReply }: { onReply?: (text: string) => void } = {
   const busy = useRef(false);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const nextId = useRef(0);
+  /** What the last yes marked read, and where each was read up to before (for undo). */
+  const lastMarked = useRef<CatchupMarked[] | null>(null);
   const replyListener = useRef(onReply);
   useEffect(() => {
     replyListener.current = onReply;
@@ -89,6 +116,7 @@ export function useCatchup({ onReply }: { onReply?: (text: string) => void } = {
     generation.current += 1;
     clearTimeout(timer.current);
     busy.current = false;
+    lastMarked.current = null;
     const id = session.current;
     session.current = null;
     rememberSession(null);
@@ -113,17 +141,29 @@ export function useCatchup({ onReply }: { onReply?: (text: string) => void } = {
           return;
         }
         session.current = id;
-        setView({
-          ...START_VIEW,
-          screen: 'conversation',
-          sessionId: id,
-          stats: restored.stats,
-          messages: restored.history.map((turn) => message(turn.role, turn.content)),
-        });
+        const proposal = restored.pending ?? null;
+        const messages = restored.history.map((turn) => message(turn.role, turn.content));
+        // An open proposal's buttons come back under the last reply.
+        const last = messages.map((m) => m.role).lastIndexOf('assistant');
+        if (proposal && last >= 0) messages[last] = { ...messages[last]!, proposalId: proposal.id };
+        setView({ ...START_VIEW, screen: 'conversation', sessionId: id, stats: restored.stats, messages, proposal });
       });
   }, []);
 
-  const send = useCallback((raw: string) => {
+  /** Refreshes the session's stats (unless `current` says the user left meanwhile). */
+  const refreshStats = useCallback(async (current: () => boolean = () => true) => {
+    const id = session.current;
+    if (!id) return;
+    const stats = await command((api) => api.catchupStats(id)).catch(failed);
+    if (!current()) return;
+    if (stats.success && 'stats' in stats && stats.stats) {
+      const fresh = stats.stats;
+      setView((v) => ({ ...v, stats: fresh }));
+    } else setView((v) => ({ ...v, error: stats.error || CATCHUP_ERRORS.stats }));
+  }, []);
+
+  /** One turn: the member's words, or a proposal's button (`answer`). */
+  const talk = useCallback((raw: string, answer?: { proposalId: string; confirm: boolean }) => {
     const text = raw.trim();
     if (!text || busy.current) return;
     busy.current = true;
@@ -140,17 +180,27 @@ export function useCatchup({ onReply }: { onReply?: (text: string) => void } = {
 
     void (async () => {
       if (id) {
-        const result = await command((api) => api.catchupChat(id, text)).catch(failed);
+        const result: CatchupChatResponse = await command((api) =>
+          answer ? api.catchupAnswer(id, answer.proposalId, answer.confirm) : api.catchupChat(id, text),
+        ).catch(failed);
         if (!current()) return;
         busy.current = false;
-        if (!result.success) return fail(result.error || CATCHUP_ERRORS.chat);
-        reply(result.message ?? '', { sources: result.sources });
-        const stats = await command((api) => api.catchupStats(id)).catch(failed);
-        if (!current()) return;
-        if (stats.success && stats.stats) {
-          const fresh = stats.stats;
-          setView((v) => ({ ...v, stats: fresh }));
-        } else setView((v) => ({ ...v, error: stats.error || CATCHUP_ERRORS.stats }));
+        if (!result.success) {
+          // A button of a proposal that is no longer open goes.
+          if (answer) setView((v) => ({ ...v, proposal: null }));
+          return fail(result.error || CATCHUP_ERRORS.chat);
+        }
+        if (result.marked?.length) lastMarked.current = result.marked;
+        // The open proposal after this turn: its buttons stay under the reply that first showed it.
+        const proposal = result.proposal ?? null;
+        const said = result.message ?? '';
+        setView((v) => {
+          const shown = proposal !== null && v.messages.some((m) => m.proposalId === proposal.id);
+          const extra = { sources: result.sources, ...(proposal && !shown ? { proposalId: proposal.id } : {}) };
+          return { ...v, pending: false, proposal, messages: [...v.messages, message('assistant', said, extra)] };
+        });
+        replyListener.current?.(said);
+        await refreshStats(current);
       } else {
         const result = await command<AskResult>((api) => api.ask(text)).catch(failed);
         if (!current()) return;
@@ -159,7 +209,25 @@ export function useCatchup({ onReply }: { onReply?: (text: string) => void } = {
         reply(result.answer.answer, { sources: result.answer.sources, confidence: result.answer.confidence });
       }
     })();
-  }, []);
+  }, [refreshStats]);
+
+  const send = useCallback((text: string) => talk(text), [talk]);
+
+  const answerProposal = useCallback(
+    (proposalId: string, confirm: boolean) => talk(confirm ? CATCHUP_CONFIRM_LABEL : CATCHUP_DECLINE_LABEL, { proposalId, confirm }),
+    [talk],
+  );
+
+  const undo = useCallback((): Promise<boolean> | null => {
+    const marked = lastMarked.current;
+    if (!marked) return null;
+    lastMarked.current = null;
+    return (async () => {
+      const done = await Promise.all(marked.map((m) => command((api) => api.markUnread(m.conversation_id, m.last_read)).catch(() => false)));
+      await refreshStats();
+      return done.every(Boolean);
+    })();
+  }, [refreshStats]);
 
   const begin = useCallback(
     (question?: string) => {
@@ -214,5 +282,27 @@ export function useCatchup({ onReply }: { onReply?: (text: string) => void } = {
   // Navigating away from the page ends the session too.
   useEffect(() => end, [end]);
 
-  return { view, begin, send, leave, dismissError };
+  return { view, begin, send, answerProposal, undo, leave, dismissError };
+}
+
+/**
+ * Cmd/Ctrl+Z on the Ask AI page undoes the catch-up's last mark read and says 'Undone' (or 'Could
+ * not undo') in a toast. In a text box with text in it, the key stays the box's own undo; with
+ * nothing to undo here, it does nothing.
+ */
+export function useCatchupUndo(undo: Catchup['undo']): void {
+  const toast = useToast();
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.defaultPrevented || !isMod(e) || e.shiftKey || e.altKey || (e.key !== 'z' && e.key !== 'Z')) return;
+      if (e.target instanceof Element && e.target.closest('[aria-modal="true"]')) return;
+      if (isTyping(e.target) && (e.target as HTMLTextAreaElement).value) return;
+      const running = undo();
+      if (!running) return;
+      e.preventDefault();
+      void running.then((ok) => toast(ok ? 'Undone' : 'Could not undo'));
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [undo, toast]);
 }
