@@ -3,7 +3,7 @@
  * sends the proposal's id, so the server carries out exactly the proposal the member saw, and
  * only while it is still open. Typing or saying yes works as well; these are for the hand.
  * The group is named by what the proposal does. When the buttons go (the answer came) and one
- * of them had focus, focus returns to the message box.
+ * of them had focus, focus returns to the message box (in voice mode, the microphone button).
  */
 import { useLayoutEffect, useRef } from 'react';
 import { CATCHUP_CONFIRM_LABEL, CATCHUP_DECLINE_LABEL, type CatchupProposal } from '../../../model/ai';
@@ -21,7 +21,7 @@ export function ProposalActions({ proposal, busy, onAnswer }: ProposalActionsPro
   useLayoutEffect(() => {
     const el = group.current;
     return () => {
-      if (el && el.contains(document.activeElement)) el.closest('.ask-conversation')?.querySelector('textarea')?.focus();
+      if (el && el.contains(document.activeElement)) el.closest('.ask-conversation')?.querySelector<HTMLElement>('textarea, .ask-mic')?.focus();
     };
   }, []);
   return (
