@@ -116,8 +116,9 @@ const DATE_FORMAT_UNSAFE = /[|<>^\n]/;
 function styled(text: string, style: unknown): string {
   const s = asRecord(style);
   if (!s || !text.trim()) return text;
-  const lead = /^\s*/.exec(text)![0];
-  const trail = /\s*$/.exec(text.slice(lead.length))![0];
+  // trimStart/trimEnd drop what `\s` matches; `/\s*$/` re-read a run of spaces from each start in it.
+  const lead = text.slice(0, text.length - text.trimStart().length);
+  const trail = text.slice(text.trimEnd().length);
   let core = text.slice(lead.length, text.length - trail.length);
   if (s.code === true) core = `\`${core}\``;
   if (s.strike === true) core = `~${core}~`;

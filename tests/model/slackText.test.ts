@@ -337,6 +337,11 @@ describe('derivedText: limits and hostile input', () => {
     expect(performance.now() - started).toBeLessThan(500);
   });
 
+  it('styles a text with a long run of spaces inside (markers off its edge spaces, no backtracking)', () => {
+    const inner = `x${' '.repeat(39_990)}y`;
+    expect(derivedText(blocks(richSection({ type: 'text', text: `\t${inner} `, style: { bold: true } })))).toBe(`\t*${inner}* `);
+  });
+
   it('never throws on arbitrary JSON in any position', () => {
     const anyJson = fc.jsonValue({ maxDepth: 6 });
     const typed = fc.record({ type: fc.constantFrom('rich_text', 'rich_text_section', 'rich_text_list', 'section', 'context', 'actions', 'image', 'text', 'link', 'emoji', 'date', 'user'), elements: fc.anything(), text: fc.anything(), style: fc.anything() }, { requiredKeys: ['type'] });

@@ -191,7 +191,12 @@ const CASUAL = rules({
   guys: 'everyone',
 });
 
-const LAUGHTER = /\s*(?<![\w'])(?:lol|lmao|lmfao|rofl|omg|ugh|ha(?:ha)+h?|he(?:he)+|xd)(?![\w'])|(?:^|\s+)[:;]-?[)(DPp](?=\s|$)/gim;
+/**
+ * Laughter and text emoticons, with the spaces before them. A match starts only where a run of
+ * spaces starts (`(?<!\s)`): tried inside the run, each start re-read the rest of it (40,000
+ * spaces took seconds).
+ */
+const LAUGHTER = /(?<!\s)\s*(?<![\w'])(?:lol|lmao|lmfao|rofl|omg|ugh|ha(?:ha)+h?|he(?:he)+|xd)(?![\w'])|(?:^|(?<!\s)\s+)[:;]-?[)(DPp](?=\s|$)/gim;
 /** A text emoticon at the end of a line (':)', ';-P'): no period after it. */
 const ENDS_IN_EMOTICON = /[:;]-?[)(DPp]$/;
 
@@ -345,26 +350,68 @@ const HEDGES = rules({
 /** Openers of a sentence that add nothing ('So, …', 'Well, …', 'Anyway, …'). */
 const OPENERS = /(^|[.!?]\s+|\n)(?:so,|well,|anyways?,?|ok so,?|okay so,?)\s+(?=\S)/gi;
 
+/** The text without the run of `marks` at its end (a loop: `[…]+$` re-reads the run from each start). */
+function trimTrailing(text: string, marks: string): string {
+  let end = text.length;
+  while (end > 0 && marks.includes(text.charAt(end - 1))) end--;
+  return text.slice(0, end);
+}
+
+/** A polite ask, at the start of the sentence or after a ', ' (group 1: could, can or would). */
+const ASKS = [
+  /(?:^|, )i (?:was|am|were) (?:just )?wondering if you (could|can|would) /gi,
+  /(?:^|, )i (?:just )?wanted to (?:ask|check) if you (could|can|would) /gi,
+];
+const LINE_BREAK = /[\n\r\u2028\u2029]/;
+
+/**
+ * The ask whose rest holds no '?' (once the closing marks are dropped): the first one after
+ * a ', ', else the one the sentence opens with. The same choice as
+ * `^(.*?, )?<ask>([^?]*?)[.!?]*$`, found in one pass where that pattern backtracked.
+ */
+function findAsk(body: string, ask: RegExp): { prefix: string; verb: string; rest: string } | null {
+  const lastQuestion = body.lastIndexOf('?');
+  const lineBreak = body.search(LINE_BREAK);
+  let opening: RegExpExecArray | null = null;
+  ask.lastIndex = 0;
+  for (let m = ask.exec(body); m; m = ask.exec(body)) {
+    const end = m.index + m[0].length;
+    if (m.index > 0 && lineBreak >= 0 && lineBreak < m.index) break;
+    if (end <= lastQuestion) continue;
+    if (m.index > 0) return { prefix: body.slice(0, m.index + 2), verb: m[1] ?? '', rest: body.slice(end) };
+    opening = m;
+  }
+  return opening ? { prefix: '', verb: opening[1] ?? '', rest: body.slice(opening[0].length) } : null;
+}
+
 /** 'I was wondering if you could send it.' → 'Could you send it?' */
 function rewriteWondering(sentence: string): string {
-  const ask = /^(.*?, )?i (?:was|am|were) (?:just )?wondering if you (could|can|would) ([^?]*?)[.!?]*$/i.exec(sentence)
-    ?? /^(.*?, )?i (?:just )?wanted to (?:ask|check) if you (could|can|would) ([^?]*?)[.!?]*$/i.exec(sentence);
-  if (ask) return `${ask[1] ?? ''}${ask[2]} you ${ask[3]}?`;
+  const body = trimTrailing(sentence, '.!?');
+  const ask = findAsk(body, ASKS[0]!) ?? findAsk(body, ASKS[1]!);
+  if (ask) return `${ask.prefix}${ask.verb} you ${ask.rest}?`;
   return sentence.replace(/^i (?:was|am) (?:just )?wondering if /i, 'wondering if ');
 }
 
 /* ------------------------------------------------------------------ sentences and lines */
 
 const ABBREVIATIONS = /(?:\b(?:e\.g|i\.e|etc|vs|approx|mr|mrs|ms|dr)\.)$/i;
+/** The longest abbreviation ('approx.') and the character before it, for its `\b`. */
+const ABBREVIATION_WINDOW = 8;
+
+/** Whether `text` ends in an abbreviation at `end`, reading only the last few characters before it. */
+function endsInAbbreviation(text: string, end: number, start = 0): boolean {
+  return ABBREVIATIONS.test(text.slice(Math.max(start, end - ABBREVIATION_WINDOW), end));
+}
 
 /** Splits a line into sentences at '.', '!' or '?' followed by space (not after e.g., i.e., …). */
 function splitSentences(line: string): string[] {
   const out: string[] = [];
   let start = 0;
-  const re = /[.!?]+\s+/g;
+  // A run of marks is matched from its first one: from each mark inside it, '!!!…' was re-read.
+  const re = /(?<![.!?])[.!?]+\s+/g;
   for (let m = re.exec(line); m; m = re.exec(line)) {
     const end = m.index + m[0].trimEnd().length;
-    if (ABBREVIATIONS.test(line.slice(start, end))) continue;
+    if (endsInAbbreviation(line, end, start)) continue;
     out.push(line.slice(start, end));
     start = m.index + m[0].length;
   }
@@ -382,13 +429,13 @@ function wordCount(text: string): number {
 
 /** Spaces: single, none before punctuation, one after a comma or semicolon, none at the ends. */
 function fixSpacing(line: string): string {
-  return line
+  const spaced = line
     .replace(/[ \t\u00a0]+/g, ' ')
     .trim()
-    .replace(/ +([,.;:!?])(?![-)(DPp/\\|3*])/g, '$1')
+    .replace(/(?<! ) +([,.;:!?])(?![-)(DPp/\\|3*])/g, '$1')
     .replace(/^[,;]\s*/, '')
-    .replace(/([,;])\s*([.!?])/g, '$2')
-    .replace(/[,;]+$/, '')
+    .replace(/([,;])\s*([.!?])/g, '$2');
+  return trimTrailing(spaced, ',;')
     .replace(/([,;])(?=[A-Za-z])/g, '$1 ')
     .replace(/([!?])(?=[A-Za-z])/g, '$1 ')
     .replace(/(\b[a-z]{2,}\.)(?=[A-Z][a-z])/g, '$1 ')
@@ -403,7 +450,11 @@ function fixRepeats(line: string): string {
     .replace(/(?<!\.)\.\.(?!\.)/g, '.');
   for (let before = ''; before !== out; ) {
     before = out;
-    out = out.replace(/\b([A-Za-z']+)\s+\1\b/gi, (m, word: string) => (/^(?:had|that)$/i.test(word) ? m : word));
+    // A word repeated, matched from the start of its run of letters and apostrophes (from a
+    // '\b' inside "a'a'a'…" each start re-read the rest of the run).
+    out = out.replace(/(?<![\w'])('?)([A-Za-z][A-Za-z']*)\s+\2\b/gi, (m, quote: string, word: string) =>
+      /^(?:had|that)$/i.test(word) ? m : quote + word,
+    );
   }
   return out;
 }
@@ -416,7 +467,7 @@ function capitalizeWord(word: string): string {
 function sentenceCase(line: string): string {
   const withFirst = line.replace(/^((?:[-*•]|\d+[.)])?\s*["'(*_~]*)([a-z][\w']*)/, (_m, lead: string, word: string) => lead + capitalizeWord(word));
   return withFirst.replace(/([.!?]\s+["'(*_~]*)([a-z][\w']*)/g, (m, lead: string, word: string, at: number) => {
-    if (ABBREVIATIONS.test(withFirst.slice(0, at + 1))) return m;
+    if (endsInAbbreviation(withFirst, at + 1)) return m;
     return lead + capitalizeWord(word);
   });
 }
@@ -468,7 +519,7 @@ function professional(text: string, tokens: readonly string[]): string {
     .replace(/^(\s*)(?:hey|hi|hello|yo)\s+(?:guys|folks|y'all|gang|people|all|everyone)\b,?/i, '$1Hi all,')
     .replace(/^(\s*)(?:hey|yo|hiya|sup|heya)\b/i, '$1Hi')
     .replace(LAUGHTER, '');
-  const polished = polish(applyRules(casual, CASUAL), tokens).replace(/\?!+|!+\?/g, '?');
+  const polished = polish(applyRules(casual, CASUAL), tokens).replace(/\?!+|(?<!!)!+\?/g, '?');
   let seen = false;
   return polished.replace(/!/g, () => (seen ? '.' : ((seen = true), '!')));
 }
@@ -516,19 +567,17 @@ function simplify(text: string, tokens: readonly string[]): string {
 
 /** Splits one sentence into enumerated items: 'a, b and c' → [a, b, c]; 'x and y' → [x, y]. */
 function enumerate(sentence: string): string[] {
-  const parts = sentence.split(/\s*[;,]\s+/);
-  if (parts.length === 1) return sentence.split(/\s+and\s+/i);
+  // The spaces before a ',' or ';' are trimmed off the part: a leading `\s*` in the separator
+  // re-read a run of spaces from each start in it.
+  const parts = sentence.split(/[;,]\s+/).map((part) => part.trimEnd());
+  if (parts.length === 1) return sentence.split(/(?<!\s)\s+and\s+/i);
   const last = parts.pop() ?? '';
   if (parts.length < 2 && !/\b(?:and|or)\s/i.test(last)) return [sentence];
-  return [...parts, ...last.replace(/^(?:and|or)\s+/i, '').split(/\s+(?:and|or)\s+/i)];
+  return [...parts, ...last.replace(/^(?:and|or)\s+/i, '').split(/(?<!\s)\s+(?:and|or)\s+/i)];
 }
 
 function listItem(item: string, tokens: readonly string[]): string {
-  const bare = item
-    .replace(BULLET, '')
-    .replace(/^(?:and|or|then|also)\s+/i, '')
-    .replace(/[.,;:]+$/, '')
-    .trim();
+  const bare = trimTrailing(item.replace(BULLET, '').replace(/^(?:and|or|then|also)\s+/i, ''), '.,;:').trim();
   return polishLine(bare, tokens, false);
 }
 
