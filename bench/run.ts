@@ -38,9 +38,9 @@ verdicts.push(['ratio 100k / 1k', ratio <= 2]);
 const filter = benchFilter();
 out('\nCompiled filters over 100,000 conversations (median of 31 interleaved runs; re-check: mean over 18,000 events)');
 for (const c of filter.cases) {
-  out(`  Focus inbox over 100k: ${c.evalMs.toFixed(2)} ms (hand-written ${c.handMs.toFixed(2)} ms, ratio ${c.ratio.toFixed(2)}) (budget ≤ 16 ms, ≤ 1.5)  [${c.name}]`);
+  out(`  Focus inbox over 100k: ${c.evalMs.toFixed(2)} ms (hand-written ${c.handMs.toFixed(2)} ms, ratio ${c.ratio.toFixed(2)}) (budget ≤ 16 ms, ≤ 2)  [${c.name}]`);
   verdicts.push([`focus inbox (${c.name})`, c.evalMs <= 16]);
-  verdicts.push([`focus inbox ratio (${c.name})`, c.ratio <= 1.5]);
+  verdicts.push([`focus inbox ratio (${c.name})`, c.ratio <= 2]);
 }
 out(`  Re-check one event against ${filter.views} views: ${fmt(filter.recheckMs)}, p99 ${fmt(filter.recheckP99Ms)} (budget ≤ 0.1 ms)`);
 verdicts.push([`re-check against ${filter.views} views`, filter.recheckMs <= 0.1]);

@@ -8,9 +8,9 @@
  * - For `unread_count` the displayed count (`unread_count_display`) is used first.
  *
  * `compileFilter` turns rules into a predicate once per view change; `matchesFilter` is the
- * plain interpreter the compiled form must agree with. The compiled form is one generated
- * function per filter (see `generate`), or, where code cannot be generated, the same compiled
- * steps interpreted.
+ * plain interpreter the compiled form must agree with. The compiled form is a list of checks
+ * chosen once per rule; no code is generated at run time (Sift's Content-Security-Policy has
+ * no 'unsafe-eval', issue 12 §2).
  */
 import type { FilterRule, FilterSpec } from './types';
 
@@ -137,15 +137,6 @@ export function matchesFilter(record: unknown, filter: FilterSpec): boolean {
 
 export type Predicate<T> = (record: T) => boolean;
 
-export interface CompileOptions {
-  /**
-   * Generate one function per filter (default). Off, or where code generation is refused
-   * (a Content-Security-Policy without 'unsafe-eval'), the compiled steps are interpreted:
-   * the same answers, more slowly.
-   */
-  codegen?: boolean;
-}
-
 /**
  * Compiles rules once into a predicate (unknown operators resolved, fast paths chosen),
  * to be evaluated per conversation.
@@ -154,7 +145,6 @@ export interface CompileOptions {
 export function compileFilter<T>(
   filter: FilterSpec,
   onUnknownOperator?: (operator: string) => void,
-  { codegen = true }: CompileOptions = {},
 ): Predicate<T> {
   const steps: Step[] = [];
   let unknown = false;
@@ -179,8 +169,8 @@ export function compileFilter<T>(
     if (never) return () => false;
     if (steps.length === 0) return () => true;
   }
-  const interpreted: Predicate<unknown> = or ? (r) => anySteps(r, steps) : (r) => allSteps(r, steps);
-  return ((codegen && generate(steps, or, interpreted)) || interpreted) as Predicate<T>;
+  const checks = steps.map(checkOf);
+  return (or ? (r: unknown) => anySteps(r, checks) : (r: unknown) => allSteps(r, checks)) as Predicate<T>;
 }
 
 /* ---------- compiled rules ----------
@@ -219,13 +209,8 @@ const KIND = {
 } as const;
 type Kind = (typeof KIND)[keyof typeof KIND];
 
-/** The JavaScript operator of each number kind, for generated code. */
-const COMPARISONS: Partial<Record<Kind, string>> = { [KIND.eq]: '===', [KIND.neq]: '!==', [KIND.gt]: '>', [KIND.gte]: '>=', [KIND.lt]: '<', [KIND.lte]: '<=' };
-
 interface Step {
   readonly field: string;
-  /** The field split on dots; one part for a top-level field. */
-  readonly path: readonly string[];
   /** readField(record, field), compiled. */
   readonly read: Reader;
   readonly kind: Kind;
@@ -252,7 +237,6 @@ function compileStep(rule: FilterRule): Step | null {
   if (test === ALWAYS_FALSE) return null;
   const step: Step = {
     field,
-    path: field.split('.'),
     read: compileReader(field),
     kind: KIND.general,
     negate: false,
@@ -295,16 +279,44 @@ function plainWords(targets: readonly unknown[]): string[] | null {
   return targets as string[];
 }
 
-/* ---------- the interpreter of steps (the fallback) ---------- */
+/* ---------- evaluating steps ---------- */
 
-function allSteps(r: unknown, steps: readonly Step[]): boolean {
-  for (let i = 0; i < steps.length; i++) if (!passes(steps[i]!.read(r), steps[i]!)) return false;
+function allSteps(r: unknown, checks: readonly Predicate<unknown>[]): boolean {
+  for (let i = 0; i < checks.length; i++) if (!checks[i]!(r)) return false;
   return true;
 }
 
-function anySteps(r: unknown, steps: readonly Step[]): boolean {
-  for (let i = 0; i < steps.length; i++) if (passes(steps[i]!.read(r), steps[i]!)) return true;
+function anySteps(r: unknown, checks: readonly Predicate<unknown>[]): boolean {
+  for (let i = 0; i < checks.length; i++) if (checks[i]!(r)) return true;
   return false;
+}
+
+/** A step as one predicate over a record: its reader, then its kind's test, chosen once. */
+function checkOf(step: Step): Predicate<unknown> {
+  const { read, test, negate, words, set, y, needle } = step;
+  switch (step.kind) {
+    case KIND.words:
+      return (r) => inWordList(read(r), words) !== negate;
+    case KIND.wordSet:
+      return (r) => inWordSet(read(r), set) !== negate;
+    case KIND.eq:
+      return (r) => {
+        const v = read(r);
+        return typeof v === 'number' ? v === y : test(v);
+      };
+    case KIND.gt:
+      return (r) => {
+        const v = read(r);
+        return typeof v === 'number' ? v > y : test(v);
+      };
+    case KIND.contains:
+      return (r) => {
+        const v = read(r);
+        return typeof v === 'string' ? v.toLowerCase().includes(needle) : test(v);
+      };
+    default:
+      return (r) => passes(read(r), step);
+  }
 }
 
 function passes(v: unknown, step: Step): boolean {
@@ -338,15 +350,47 @@ function passes(v: unknown, step: Step): boolean {
 
 /** Whether a value (or an item of a list value) is one of a few words. */
 function inWordList(value: unknown, words: readonly string[]): boolean {
-  if (typeof value === 'string') return words.includes(value);
-  return Array.isArray(value) && value.some((item) => typeof item === 'string' && words.includes(item));
+  if (typeof value === 'string') return isWord(value, words);
+  if (!Array.isArray(value)) return false;
+  for (let i = 0; i < value.length; i++) {
+    const item: unknown = value[i];
+    if (typeof item === 'string' && isWord(item, words)) return true;
+  }
+  return false;
+}
+
+function isWord(value: string, words: readonly string[]): boolean {
+  for (let i = 0; i < words.length; i++) if (words[i] === value) return true;
+  return false;
 }
 
 /** Whether a value (or an item of a list value) is in a set of words. */
 function inWordSet(value: unknown, words: ReadonlySet<string>): boolean {
   if (typeof value === 'string') return words.has(value);
-  return Array.isArray(value) && value.some((item) => typeof item === 'string' && words.has(item));
+  if (!Array.isArray(value)) return false;
+  for (let i = 0; i < value.length; i++) {
+    const item: unknown = value[i];
+    if (typeof item === 'string' && words.has(item)) return true;
+  }
+  return false;
 }
+
+type Summary = Record<'type' | 'id' | 'member_ids' | 'name' | 'category' | 'unread_count', unknown>;
+const plainObject = (r: unknown): r is Summary => typeof r === 'object' && r !== null && !Array.isArray(r);
+
+/**
+ * Readers of the fields focus inboxes filter on, each a function literal of its own: V8 keeps
+ * inline caches per function literal, so each property load stays monomorphic over the
+ * summaries however many views are compiled (a shared closure would go megamorphic). No code is
+ * generated at run time: Sift's Content-Security-Policy has no 'unsafe-eval'.
+ */
+const FIELD_READERS: Readonly<Record<string, Reader>> = {
+  type: (r) => (plainObject(r) ? r.type : readField(r, 'type')),
+  id: (r) => (plainObject(r) ? r.id : readField(r, 'id')),
+  member_ids: (r) => (plainObject(r) ? r.member_ids : readField(r, 'member_ids')),
+  name: (r) => (plainObject(r) ? r.name : readField(r, 'name')),
+  category: (r) => (plainObject(r) ? r.category : readField(r, 'category')),
+};
 
 /** A reader that returns exactly readField(record, field). */
 function compileReader(field: string): Reader {
@@ -357,6 +401,8 @@ function compileReader(field: string): Reader {
       return x.unread_count_display ?? x.unread_count;
     };
   }
+  const known = FIELD_READERS[field];
+  if (known && Object.hasOwn(FIELD_READERS, field)) return known;
   const path = field.split('.');
   return (r) => {
     let value: unknown = r;
@@ -367,91 +413,6 @@ function compileReader(field: string): Reader {
     }
     return value;
   };
-}
-
-/* ---------- generated code ---------- */
-
-/**
- * The steps as one generated function. V8 shares inline caches among all closures made from
- * one function literal, so with a few views compiled, closures per rule go megamorphic (about
- * twice a hand-written predicate); a function per filter has caches of its own: a field read
- * is a named property load, a short word list a chain of ===. Only JSON string literals of
- * field names and words enter the source; every other value is read from the steps. A record
- * that is not a plain object goes to the interpreter. Null where code cannot be generated.
- */
-function generate(steps: readonly Step[], or: boolean, interpreted: Predicate<unknown>): Predicate<unknown> | null {
-  const lines: string[] = [];
-  steps.forEach((step, i) => {
-    const s = `S[${i}]`;
-    lines.push(...readCode(step, s));
-    let pass: string;
-    switch (step.kind) {
-      case KIND.words: {
-        const listed = (x: string) => step.words.map((w) => `${x} === ${JSON.stringify(w)}`).join(' || ') || 'false';
-        pass = `(typeof v === 'string' ? ${listed('v')} : Array.isArray(v) && v.some((x) => ${listed('x')}))`;
-        break;
-      }
-      case KIND.wordSet:
-        pass = `(typeof v === 'string' ? ${s}.set.has(v) : Array.isArray(v) && v.some((x) => ${s}.set.has(x)))`;
-        break;
-      case KIND.eq:
-      case KIND.neq:
-      case KIND.gt:
-      case KIND.gte:
-      case KIND.lt:
-      case KIND.lte:
-        pass = `(typeof v === 'number' ? v ${COMPARISONS[step.kind]} ${s}.y : ${s}.test(v))`;
-        break;
-      case KIND.exists:
-        pass = '(v !== undefined && v !== null)';
-        break;
-      case KIND.notExists:
-        pass = '(v === undefined || v === null)';
-        break;
-      case KIND.contains:
-        pass = `(typeof v === 'string' ? v.toLowerCase().includes(${s}.needle) : ${s}.test(v))`;
-        break;
-      default:
-        pass = `${s}.test(v)`;
-    }
-    if (step.negate) pass = `!${pass}`;
-    lines.push(or ? `if (${pass}) return true;` : `if (!${pass}) return false;`);
-  });
-  const source = [
-    'return function compiledFilter(r) {',
-    "  if (typeof r !== 'object' || r === null || Array.isArray(r)) return interpreted(r);",
-    '  let v;',
-    ...lines.map((line) => `  ${line}`),
-    `  return ${!or};`,
-    '};',
-  ].join('\n');
-  try {
-    return new Function('S', 'interpreted', source)(steps, interpreted) as Predicate<unknown>;
-  } catch {
-    return null;
-  }
-}
-
-/**
- * Statements that set `v` to readField(r, step.field), r being a plain object: unread_count
- * shown first, then named reads down the path; a list on the way hands over to the step's reader.
- */
-function readCode(step: Step, s: string): string[] {
-  if (step.field === 'unread_count') return ['v = r.unread_count_display ?? r.unread_count;'];
-  const [first, ...rest] = step.path.map((key) => `[${JSON.stringify(key)}]`);
-  const out = [`v = r${first};`];
-  let indent = '';
-  for (const key of rest) {
-    out.push(
-      `${indent}if (typeof v !== 'object' || v === null) v = undefined;`,
-      `${indent}else if (Array.isArray(v)) v = ${s}.read(r);`,
-      `${indent}else {`,
-      `${indent}  v = v${key};`,
-    );
-    indent += '  ';
-  }
-  for (let i = rest.length; i > 0; i--) out.push(`${'  '.repeat(i - 1)}}`);
-  return out;
 }
 
 /** Applies a scalar test to a value, or to each item of a list value (any item passing). */
