@@ -3,7 +3,7 @@
  * demo server: `npx tsx scripts/screenshots.ts`.
  */
 import { mkdirSync } from 'node:fs';
-import { launchBrowser, removeDir, signIn, startServer } from '../tests/e2e/harness';
+import { launchBrowser, removeDir, signIn, startServer, sessionToken } from '../tests/e2e/harness';
 import { buildClientIfNeeded } from './start';
 
 buildClientIfNeeded();
@@ -99,7 +99,7 @@ try {
     for (let i = 0; i < 100 && (await log.getByRole('article', { name: 'Sift AI' }).count()) < 2; i++) await page.waitForTimeout(100);
     await page.waitForTimeout(300);
     await shot('ask-ai-conversation');
-    const token = await page.evaluate(() => localStorage.getItem('sift_token'));
+    const token = await sessionToken(page);
     const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
     {
       const list = (await (await fetch(`${server.url}/api/conversations/data`, { headers })).json()) as { data: { conversations: Array<{ id: string; unread_count: number }> } };

@@ -22,6 +22,7 @@ import { staticRoutes } from './routes/static';
 import { viewRoutes } from './routes/views';
 import { aiRoutes } from './routes/ai';
 import { waitlistRoutes } from './routes/waitlist';
+import { CSP_REPORT_PATH, cspReportRoutes } from './routes/cspReport';
 import { AiService } from './ai/service';
 import { AiError, type AiProvider } from './ai/types';
 import { createLocalProvider } from './ai/local/provider';
@@ -77,7 +78,7 @@ export function sessionDeps(ctx: AppContext) {
 }
 
 /** Paths under /api that answer without a token (SPEC §7.1: configuration and status; §7.7: the waitlist, on the sign-in page). */
-const PUBLIC_API = new Set(['/api/auth/status', '/api/config/mode', '/api/config/features', '/api/setup/status', '/api/waitlist/signup']);
+const PUBLIC_API = new Set(['/api/auth/status', '/api/config/mode', '/api/config/features', '/api/setup/status', '/api/waitlist/signup', CSP_REPORT_PATH]);
 
 export function createApp(deps: AppDeps) {
   const hub = deps.hub ?? new LiveHub();
@@ -167,6 +168,7 @@ export function createApp(deps: AppDeps) {
   app.route('/', viewRoutes(ctx));
   app.route('/', aiRoutes(ctx));
   app.route('/', waitlistRoutes(ctx));
+  app.route('/', cspReportRoutes(ctx));
   app.all('/api/*', (c) => c.json({ error: `No such endpoint: ${c.req.method} ${c.req.path}` }, 404));
   app.route('/', staticRoutes(ctx));
   return { app, ctx };

@@ -1,7 +1,7 @@
 /**
  * What every request and answer goes through before a route sees it (issue 12 §2):
- * - security headers on every answer (nosniff, no framing, no referrer, same-origin opener and
- *   resource policies); authenticated API answers get `Cache-Control: no-store` where the session
+ * - security headers on every answer (a Content-Security-Policy, nosniff, no framing, no referrer,
+ *   same-origin opener and resource policies); authenticated API answers get `Cache-Control: no-store` where the session
  *   is read (app.ts);
  * - a body limit on every API route (the transcription upload has its own, larger one);
  * - JSON routes take JSON only: a body of any other type answers 415;
@@ -18,8 +18,8 @@ import { secureHeaders } from 'hono/secure-headers';
 /** The largest JSON body a route reads: room for a 40,000-character message in any script, escaped. */
 export const MAX_JSON_BODY_BYTES = 512 * 1024;
 
-/** Routes that read their own body (multipart audio) and carry their own limit. */
-const OWN_BODY_LIMIT = new Set(['/api/features/voice-catchup/transcribe']);
+/** Routes that read their own body (multipart audio, the browser's violation reports) and carry their own limit. */
+const OWN_BODY_LIMIT = new Set(['/api/features/voice-catchup/transcribe', '/api/csp-report']);
 
 /** GETs that change something (SPEC §7: a full or incremental fetch from the workspace). */
 const GET_WITH_EFFECTS = new Set(['/api/conversations/fetch', '/api/conversations/fetch-all']);
@@ -31,10 +31,35 @@ export function changesState(c: Context): boolean {
   return !SAFE_METHODS.has(c.req.method) || GET_WITH_EFFECTS.has(c.req.path);
 }
 
+/**
+ * The Content-Security-Policy of every answer: scripts, styles, the engine's worker and every
+ * request come from Sift's own origin only (no inline script, no eval: the filter compiler
+ * generates no code); images may come from the workspace's file and avatar hosts (https), data:
+ * and blob:; nothing may frame Sift, and no <base> or plugin can change where things load from.
+ */
+export const CONTENT_SECURITY_POLICY = {
+  defaultSrc: ["'self'"],
+  scriptSrc: ["'self'"],
+  styleSrc: ["'self'"],
+  imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
+  mediaSrc: ["'self'", 'blob:', 'https:'],
+  fontSrc: ["'self'"],
+  connectSrc: ["'self'"],
+  workerSrc: ["'self'"],
+  manifestSrc: ["'self'"],
+  formAction: ["'self'"],
+  frameAncestors: ["'none'"],
+  frameSrc: ["'none'"],
+  baseUri: ["'none'"],
+  objectSrc: ["'none'"],
+  // Where the browser reports what it refused (routes/cspReport.ts logs it).
+  reportUri: ['/api/csp-report'],
+};
+
 /** Security headers on every answer; HSTS only when Sift is served over https. */
 export function securityHeaders(options: { https: boolean }): MiddlewareHandler {
   return secureHeaders({
-    contentSecurityPolicy: { frameAncestors: ["'none'"], baseUri: ["'none'"], objectSrc: ["'none'"] },
+    contentSecurityPolicy: CONTENT_SECURITY_POLICY,
     xFrameOptions: 'DENY',
     referrerPolicy: 'no-referrer',
     strictTransportSecurity: options.https ? 'max-age=31536000; includeSubDomains' : false,

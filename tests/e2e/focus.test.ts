@@ -1,7 +1,7 @@
 /** Focus inboxes end to end in Chromium (issue 4): create, count, mark read, reload, edit, reorder, delete. */
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { e2eSession, type RunningServer } from './harness';
+import { e2eSession, type RunningServer, sessionToken } from './harness';
 
 const session = e2eSession({ signIn: true, init: [() => localStorage.setItem('sift_sort_mode:inbox', 'time')] });
 let page: Page;
@@ -17,7 +17,7 @@ const tabNames = () => page.getByRole('tab').evaluateAll((tabs) => tabs.map((t) 
 const dialog = () => page.getByRole('dialog');
 
 async function unreadDms(): Promise<number> {
-  const token = await page.evaluate(() => localStorage.getItem('sift_token'));
+  const token = await sessionToken(page);
   const res = await fetch(`${server.url}/api/conversations/data?type=dm`, { headers: { Authorization: `Bearer ${token}` } });
   const body = (await res.json()) as { data: { conversations: Array<{ unread_count: number }> } };
   return body.data.conversations.filter((c) => c.unread_count > 0).length;

@@ -111,6 +111,16 @@ export async function signIn(page: Page, baseUrl: string): Promise<void> {
   await page.waitForURL('**/inbox');
 }
 
+/**
+ * The session token of a signed-in page, as a non-browser client (the test) may use it: read from
+ * the browser's cookie jar, where it lives HttpOnly (no script of the page can read it).
+ */
+export async function sessionToken(page: Page): Promise<string> {
+  const cookie = (await page.context().cookies()).find((c) => /^(__Host-)?sift_token$/.test(c.name));
+  if (!cookie) throw new Error('no session cookie: not signed in');
+  return cookie.value;
+}
+
 export interface E2eSession {
   server: RunningServer;
   browser: Browser;

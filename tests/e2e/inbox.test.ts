@@ -1,7 +1,7 @@
 /** The inbox's AI grouping, sort toggle, in-view filter and Inbox Zero, end to end in Chromium. */
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { e2eSession, type RunningServer } from './harness';
+import { e2eSession, type RunningServer, sessionToken } from './harness';
 
 const session = e2eSession({ signIn: true });
 let page: Page;
@@ -83,7 +83,7 @@ describe('inbox', () => {
   });
 
   it("shows Inbox Zero once everything is read", async () => {
-    const token = await page.evaluate(() => localStorage.getItem('sift_token'));
+    const token = await sessionToken(page);
     const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
     const list = (await (await fetch(`${server.url}/api/conversations/data`, { headers })).json()) as { data: { conversations: Array<{ id: string; unread_count: number }> } };
     for (const c of list.data.conversations.filter((x) => x.unread_count > 0)) {

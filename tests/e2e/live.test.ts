@@ -7,7 +7,7 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ConversationSummary } from '../../src/model/types';
 import { api, signIn as apiSignIn } from '../server/helpers';
-import { e2eSession, signIn, startServer, type RunningServer } from './harness';
+import { e2eSession, signIn, startServer, type RunningServer, sessionToken } from './harness';
 
 const session = e2eSession({
   env: { SIFT_SIMULATOR_RATE: '120' },
@@ -33,7 +33,7 @@ describe('Sift end to end', () => {
     const rows = await page.getByRole('option').count();
     expect(rows).toBeGreaterThan(5);
     expect(rows).toBeLessThan(100);
-    expect(await page.evaluate(() => localStorage.getItem('sift_token'))).toMatch(/^[A-Za-z0-9_-]{40,}$/);
+    expect(await sessionToken(page)).toMatch(/^[A-Za-z0-9_-]{40,}$/);
   });
 
   it('shows a message posted by the simulator without a reload', async () => {

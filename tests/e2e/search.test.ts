@@ -1,7 +1,7 @@
 /** The search palette end to end in Chromium (issue 5 §4). */
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { e2eSession, type RunningServer } from './harness';
+import { e2eSession, type RunningServer, sessionToken } from './harness';
 
 const session = e2eSession({ signIn: true, init: [() => localStorage.setItem('sift_sort_mode:inbox', 'time')] });
 let page: Page;
@@ -16,7 +16,7 @@ const palette = () => page.getByRole('dialog');
 describe('search palette', () => {
   it('Cmd/Ctrl+K, a word from a message, arrow to it, Enter: the conversation opens with the message highlighted', async () => {
     // A message to find, in a conversation the member is in.
-    const token = await page.evaluate(() => localStorage.getItem('sift_token'));
+    const token = await sessionToken(page);
     const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
     const list = (await (await fetch(`${server.url}/api/conversations/data?type=channel`, { headers })).json()) as { data: { conversations: Array<{ id: string; name: string }> } };
     const channel = list.data.conversations[3]!;

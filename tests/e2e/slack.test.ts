@@ -7,7 +7,7 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { FakeSlack } from '../fakes/slackServer';
-import { slackE2eSession } from './harness';
+import { slackE2eSession, sessionToken } from './harness';
 
 const slack = slackE2eSession();
 const session = slack.session;
@@ -32,6 +32,9 @@ function sharedChannel() {
 
 describe('Slack mode', () => {
   it('signs in through Slack’s OAuth pages and shows the workspace’s conversations', async () => {
+    const visited: string[] = [];
+    page.on('request', (request) => visited.push(request.url()));
+    page.on('framenavigated', (frame) => visited.push(frame.url()));
     await page.goto(`${session.server.url}/auth`);
     await page.getByRole('button', { name: 'Connect to Slack' }).click();
     await page.waitForURL(`${fake.url}/oauth/v2/authorize**`);
@@ -39,7 +42,11 @@ describe('Slack mode', () => {
     await page.waitForURL('**/inbox');
     // The inbox shows the member's unread conversations from Slack (after the first sync, which runs on sign-in).
     await page.locator('[role="option"][data-conversation-id]').first().waitFor({ timeout: 30_000 });
-    const token = await page.evaluate(() => localStorage.getItem('sift_token'));
+    const token = await sessionToken(page);
+    // Issue 12 §1: the session token is in no address the browser visited (the OAuth round trip
+    // included) and in none of the page's storage.
+    expect(visited.filter((url) => url.includes(token))).toEqual([]);
+    expect(await page.evaluate(() => [...Object.values(localStorage), ...Object.values(sessionStorage), document.cookie].join('\n'))).not.toContain(token);
     type Listed = Array<{ id: string; type: string; unread_count: number }>;
     const listed = async (): Promise<Listed> => {
       const res = await fetch(`${session.server.url}/api/conversations/data?limit=1000`, { headers: { Authorization: `Bearer ${token}` } });

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { FakeSlack } from '../fakes/slackServer';
-import { slackE2eSession } from './harness';
+import { slackE2eSession, sessionToken } from './harness';
 import { derivedText } from '../../src/model/slackText';
 import { plainText } from '../../src/model/text';
 import type { Message } from '../../src/model/types';
@@ -52,7 +52,7 @@ async function rowOf(id: string, filter: string) {
   const row = page.locator(`[role="option"][data-conversation-id="${id}"]`);
   await row.waitFor({ timeout: 10_000 }).catch(async (error: unknown) => {
     const shown = await page.locator('[role="option"][data-conversation-id]').evaluateAll((rows) => rows.map((r) => `${r.getAttribute('data-conversation-id')} ${r.textContent}`));
-    const token = await page.evaluate(() => localStorage.getItem('sift_token'));
+    const token = await sessionToken(page);
     const res = await fetch(`${session.server.url}/api/conversations/data?limit=1000`, { headers: { Authorization: `Bearer ${token}` } });
     const server = ((await res.json()) as { data: { conversations: Array<{ id: string; name: string }> } }).data.conversations.find((c) => c.id === id);
     throw new Error(`no row ${id} for '${filter}'; server has ${JSON.stringify(server)?.slice(0, 300)}; shown: ${shown.join(' | ')}; ${String(error)}`);
@@ -77,7 +77,7 @@ describe('a real Slack workspace, as Slack shows it', () => {
     await page.getByRole('button', { name: 'Allow' }).click();
     await page.waitForURL('**/inbox');
     // The first sync runs in the background after sign-in and reloads the page at its end: wait for it.
-    const token = await page.evaluate(() => localStorage.getItem('sift_token'));
+    const token = await sessionToken(page);
     const held = async () => {
       const res = await fetch(`${session.server.url}/api/conversations/data?limit=1000`, { headers: { Authorization: `Bearer ${token}` } });
       return ((await res.json()) as { data: { conversations: Array<{ type: string }> } }).data.conversations.filter((c) => c.type !== 'thread').length;

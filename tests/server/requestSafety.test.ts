@@ -137,4 +137,23 @@ describe('security headers', () => {
     expect(res.headers.get('strict-transport-security')).toBeNull();
     if (path.startsWith('/api')) expect(res.headers.get('cache-control')).toBe('no-store');
   });
+
+  it('a Content-Security-Policy on every answer: scripts and workers only from Sift, no inline script, no eval', async () => {
+    const res = await fetch(`${server.url}/`);
+    const policy = Object.fromEntries(
+      (res.headers.get('content-security-policy') ?? '')
+        .split(';')
+        .map((d) => d.trim().split(/\s+/))
+        .filter((d) => d[0])
+        .map(([name, ...values]) => [name, values]),
+    );
+    expect(policy['default-src']).toEqual(["'self'"]);
+    expect(policy['script-src']).toEqual(["'self'"]);
+    expect(policy['worker-src']).toEqual(["'self'"]);
+    expect(policy['connect-src']).toEqual(["'self'"]);
+    expect(policy['object-src']).toEqual(["'none'"]);
+    expect(policy['base-uri']).toEqual(["'none'"]);
+    expect(policy['frame-ancestors']).toEqual(["'none'"]);
+    expect(JSON.stringify(policy)).not.toMatch(/unsafe-inline|unsafe-eval/);
+  });
 });
