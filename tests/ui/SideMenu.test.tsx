@@ -16,8 +16,9 @@ function statusFor(user: User | null): AuthStatus {
 /** A stand-in engine answering the one command the menu sends. */
 function engineWithFlags(flags: Record<string, boolean>) {
   const featureFlags = vi.fn(async () => flags);
-  useEngineForTests(Promise.resolve({ featureFlags } as unknown as RemoteEngine));
-  return featureFlags;
+  const switchWorkspace = vi.fn(async (_id: string) => ({ authenticated: true }));
+  useEngineForTests(Promise.resolve({ featureFlags, switchWorkspace } as unknown as RemoteEngine));
+  return { featureFlags, switchWorkspace };
 }
 
 /** Lets the engine's answer reach the component. */
@@ -40,15 +41,20 @@ function Page({ status, onLogout }: { status: AuthStatus; onLogout: () => void }
   );
 }
 
-async function openMenu({ flags = { userProfile: true } as Record<string, boolean>, user = ADA as User | null, path = '/inbox' } = {}) {
-  engineWithFlags(flags);
+async function openMenu({
+  flags = { userProfile: true, demoMode: true } as Record<string, boolean>,
+  user = ADA as User | null,
+  path = '/inbox',
+  status = statusFor(user),
+} = {}) {
+  const engine = engineWithFlags(flags);
   const onLogout = vi.fn();
   const events = userEvent.setup();
   render(
     <MemoryRouter initialEntries={[path]}>
       <Routes>
         <Route path="/profile/me" element={<h1>My profile</h1>} />
-        <Route path="*" element={<Page status={statusFor(user)} onLogout={onLogout} />} />
+        <Route path="*" element={<Page status={status} onLogout={onLogout} />} />
       </Routes>
       <Where />
     </MemoryRouter>,
@@ -57,7 +63,7 @@ async function openMenu({ flags = { userProfile: true } as Record<string, boolea
   await events.click(opener);
   await settle();
   const nav = screen.getByRole('navigation', { name: 'Menu' });
-  return { events, onLogout, opener, nav };
+  return { events, onLogout, opener, nav, engine };
 }
 
 const accountButton = (nav: HTMLElement) => within(nav).getByRole('button', { name: /Ada Lovelace/ });
@@ -204,6 +210,41 @@ describe('SideMenu drawer (SPEC §2.5)', () => {
 });
 
 describe('SideMenu account dropdown', () => {
+  it("lists the account's other workspaces (names without bidi controls); picking one switches the session to it", async () => {
+    const assign = vi.spyOn(window.location, 'assign').mockImplementation(() => {});
+    try {
+      const status: AuthStatus = {
+        ...statusFor(ADA),
+        organizations: [
+          { id: 'T1', name: 'Analytical Engines' },
+          { id: 'T2', name: 'Difference \u202Egnp.exe' },
+        ],
+      };
+      const { events, nav, engine } = await openMenu({ status });
+      await events.click(accountButton(nav));
+      expect(itemNames()).toEqual(['Switch to Difference gnp.exe', 'View Profile', 'Light Mode', 'Logout']);
+      await events.click(screen.getByRole('menuitem', { name: 'Switch to Difference gnp.exe' }));
+      await settle();
+      expect(engine.switchWorkspace).toHaveBeenCalledWith('T2');
+      expect(assign).toHaveBeenCalledWith('/inbox');
+    } finally {
+      assign.mockRestore();
+    }
+  });
+
+  it("offers 'Add workspace' with Slack (a sign-in bound to this session), never in the demo", async () => {
+    const assign = vi.spyOn(window.location, 'assign').mockImplementation(() => {});
+    try {
+      const { events, nav } = await openMenu({ flags: { userProfile: true, demoMode: false } });
+      await events.click(accountButton(nav));
+      expect(itemNames()).toEqual(['Add workspace', 'View Profile', 'Light Mode', 'Logout']);
+      await events.click(screen.getByRole('menuitem', { name: 'Add workspace' }));
+      expect(assign).toHaveBeenCalledWith('/auth/slack?add=true');
+    } finally {
+      assign.mockRestore();
+    }
+  });
+
   it('is a menu button that opens a menu with View Profile, the theme toggle and Logout', async () => {
     const { events, nav } = await openMenu();
     const button = accountButton(nav);
@@ -225,14 +266,14 @@ describe('SideMenu account dropdown', () => {
   });
 
   it('hides View Profile while the userProfile flag is off', async () => {
-    const { events, nav } = await openMenu({ flags: { userProfile: false, aiEnabled: true } });
+    const { events, nav } = await openMenu({ flags: { userProfile: false, aiEnabled: true, demoMode: true } });
     await events.click(accountButton(nav));
     expect(itemNames()).toEqual(['Light Mode', 'Logout']);
     expect(screen.queryByRole('menuitem', { name: 'View Profile' })).toBeNull();
   });
 
   it('hides View Profile when the flags do not mention userProfile', async () => {
-    const { events, nav } = await openMenu({ flags: {} });
+    const { events, nav } = await openMenu({ flags: { demoMode: true } });
     await events.click(accountButton(nav));
     expect(itemNames()).toEqual(['Light Mode', 'Logout']);
   });

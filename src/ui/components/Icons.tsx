@@ -164,3 +164,19 @@ export function MailIcon(props: IconProps) {
     </Icon>
   );
 }
+
+export function PlusIcon(props: IconProps) {
+  return (
+    <Icon {...props}>
+      <path d="M12 5v14M5 12h14" />
+    </Icon>
+  );
+}
+
+export function SwitchIcon(props: IconProps) {
+  return (
+    <Icon {...props}>
+      <path d="M7 7h11l-3-3M17 17H6l3 3" />
+    </Icon>
+  );
+}

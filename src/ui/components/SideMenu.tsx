@@ -2,6 +2,7 @@ import { Fragment, useCallback, useEffect, useId, useLayoutEffect, useRef, useSt
 import { NavLink, useNavigate } from 'react-router';
 import type { AuthStatus } from '../../model/types';
 import { displayName } from '../../model/rows';
+import { stripBidi } from '../../model/linkSafety';
 import { applyTheme, readTheme, type Theme } from '../session';
 import { userAvatar } from '../screens/ProfileScreen';
 import { useFeatureFlag } from '../hooks/useFeatureFlag';
@@ -16,12 +17,16 @@ import {
   IntegrationsIcon,
   LogoutIcon,
   MoonIcon,
+  PlusIcon,
   SparklesIcon,
+  SwitchIcon,
   SunIcon,
   UserIcon,
   type IconProps,
 } from './Icons';
 import { focusables } from '../hooks/useDialog';
+import { command } from '../engine';
+import { useToast } from './Toasts';
 import '../styles-menu.css';
 
 const PAGES: Array<{ to: string; label: string; icon: ComponentType<IconProps> }> = [
@@ -157,7 +162,36 @@ function AccountMenu({ status, profileEnabled, onLogout, onNavigate }: { status:
     if (refocus) trigger.current?.focus();
   }, []);
 
+  const demo = useFeatureFlag('demoMode');
+  const toast = useToast();
   const items: Item[] = [];
+  // The account's other workspaces, and (Slack mode) 'Add workspace': a Slack sign-in bound to this session.
+  for (const workspace of status.organizations ?? []) {
+    if (workspace.id === status.workspace?.id) continue;
+    items.push({
+      id: `switch:${workspace.id}`,
+      label: `Switch to ${stripBidi(workspace.name || workspace.id)}`,
+      icon: SwitchIcon,
+      run: () => {
+        close(false);
+        void command((api) => api.switchWorkspace(workspace.id)).then(
+          () => window.location.assign('/inbox'),
+          (error: unknown) => toast(`Could not switch workspace: ${(error as Error).message}`),
+        );
+      },
+    });
+  }
+  if (demo === false) {
+    items.push({
+      id: 'add-workspace',
+      label: 'Add workspace',
+      icon: PlusIcon,
+      run: () => {
+        close(false);
+        window.location.assign('/auth/slack?add=true');
+      },
+    });
+  }
   if (profileEnabled) {
     items.push({
       id: 'profile',
