@@ -17,6 +17,7 @@ const TABLES: Record<RefineMode, Row[]> = {
     ['wait.. really??', 'Wait. Really?'],
     ['i.e. the usual, e.g. this one', 'I.e. the usual, e.g. this one.'],
     ['i recieve it. i\'ll check', "I receive it. I'll check."],
+    ['Recieved it, recieve it. thats definately teh plan, dont worry', "Received it, receive it. That's definitely the plan, don't worry."],
     ['- fix bug\n- deploy\n\n\n- tell team', '- Fix bug\n- Deploy\n\n- Tell team'],
     ['Deploy is done. Tell <#C1|general> :tada:', 'Deploy is done. Tell <#C1|general> :tada:'],
     ['can you review <https://github.com/x/pull/1|my PR> today <@U123>', 'Can you review <https://github.com/x/pull/1|my PR> today <@U123>?'],

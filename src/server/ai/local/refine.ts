@@ -56,12 +56,25 @@ function escapeRegex(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** Whole-word, case-insensitive rules from a phrase table (spaces match any run of spaces). */
+/** A phrase of a table as a whole-word, case-insensitive pattern (spaces match any run of spaces). */
+function wholeWords(body: string): RegExp {
+  return new RegExp(`(?<![\\w'./-])(?:${body})(?![\\w'/-]|\\.\\w)`, 'gi');
+}
+
+/** Whole-word, case-insensitive rules from a phrase table, applied one after another. */
 function rules(table: Record<string, string>): Rule[] {
-  return Object.entries(table).map(([from, to]) => {
-    const body = escapeRegex(from).replace(/ /g, '\\s+');
-    return [new RegExp(`(?<![\\w'./-])${body}(?![\\w'/-]|\\.\\w)`, 'gi'), to] as const;
-  });
+  return Object.entries(table).map(([from, to]) => [wholeWords(escapeRegex(from).replace(/ /g, '\\s+')), to] as const);
+}
+
+/**
+ * Single words to replace, in one pattern: one pass per line instead of one per word (polish
+ * reads every line; 40,000 short lines took 0.7 s with a pass per word). The same result as
+ * `rules` for single words whose replacements are no other word of the table.
+ */
+function wordReplacer(table: Record<string, string>): (text: string) => string {
+  const to = new Map(Object.entries(table));
+  const re = wholeWords([...to.keys()].map(escapeRegex).join('|'));
+  return (text) => text.replace(re, (found) => matchCase(found, to.get(found.toLowerCase()) ?? found));
 }
 
 /** Keeps a capital first letter of the replaced text. */
@@ -75,7 +88,7 @@ function applyRules(text: string, table: readonly Rule[]): string {
   return table.reduce((acc, [re, to]) => acc.replace(re, (found) => matchCase(found, to)), text);
 }
 
-const SPELLING = rules({
+const fixSpelling = wordReplacer({
   teh: 'the',
   recieve: 'receive',
   recieved: 'received',
@@ -496,8 +509,9 @@ function endPunctuation(line: string, tokens: readonly string[]): string {
 
 /** The polish rules on one protected line: spacing, repeats, spelling, casing, end punctuation. */
 function polishLine(line: string, tokens: readonly string[], endMark = true): string {
+  if (line.trim() === '') return '';
   // Repeats are removed after spelling too: a fixed typo can make one ('the teh' → 'the the').
-  const fixed = sentenceCase(fixRepeats(applyRules(fixRepeats(fixSpacing(line)), SPELLING)).replace(LONE_I, 'I'));
+  const fixed = sentenceCase(fixRepeats(fixSpelling(fixRepeats(fixSpacing(line)))).replace(LONE_I, 'I'));
   return endMark && fixed ? endPunctuation(fixed, tokens) : fixed;
 }
 
