@@ -207,7 +207,7 @@ describe('MessageText: a link shows where it goes (issue 12 §4)', () => {
     const root = show(markup);
     const link = screen.getByRole('link', { name });
     expect(link.getAttribute('title')).toBe(title);
-    expect(link.querySelector('.link-target')!.textContent).toBe(name.slice(name.lastIndexOf(' (') + 1));
+    expect(link.querySelector('.link-target')!.textContent!.trim()).toBe(name.slice(name.lastIndexOf(' (') + 1));
     expect(root.textContent).not.toMatch(/[\u200B\uFEFF\u202A-\u202E]/);
   });
 

@@ -34,12 +34,11 @@ export function ExternalLink({ url, label, className }: { url: string | undefine
     <a href={url} className={className} title={shown.title} target="_blank" rel="noopener noreferrer">
       <span dir="auto">{shown.label}</span>
       {shown.reveal !== undefined && (
-        <>
-          {' '}
-          <span className="link-target" dir="ltr">
-            ({shown.reveal})
-          </span>
-        </>
+        // The space is inside the inline-block (where it collapses: its margin is the gap), so the
+        // link's underline stops at the label while the text still reads 'label (host)'.
+        <span className="link-target" dir="ltr">
+          {` (${shown.reveal})`}
+        </span>
       )}
     </a>
   );
