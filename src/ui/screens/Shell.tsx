@@ -12,6 +12,7 @@ import { applyTheme, readTheme } from '../session';
 import type { AuthStatus } from '../../model/types';
 import { useLiveState } from '../hooks/useEngine';
 import { SideMenu } from '../components/SideMenu';
+import { ScreenBoundary } from '../components/ErrorBoundary';
 import { ListPage } from './ListPage';
 import { AskAiPage } from './AskAiPage';
 
@@ -117,19 +118,22 @@ export function Shell({ page, status, onLogout }: { page: Page; status: AuthStat
     <div className="shell">
       <SideMenu open={menuOpen} onClose={() => setMenuOpen(false)} status={status} onLogout={onLogout} />
       <div className="shell-main">
-        {page === 'ask-ai' ? (
-          <AskAiPage menuButton={<MenuButton onMenu={() => setMenuOpen(true)} />} />
-        ) : (
-          <ListPage
-            key={page}
-            page={page}
-            menuButton={<MenuButton onMenu={() => setMenuOpen(true)} />}
-            now={now}
-            openRequest={openRequest}
-            onActions={(list) => (pageActions.current = list)}
-            onSearch={openPalette}
-          />
-        )}
+        {/* A page that throws shows a message here; the menu, palette and live status stay (issue 12 §4). */}
+        <ScreenBoundary menuButton={<MenuButton onMenu={() => setMenuOpen(true)} />}>
+          {page === 'ask-ai' ? (
+            <AskAiPage menuButton={<MenuButton onMenu={() => setMenuOpen(true)} />} />
+          ) : (
+            <ListPage
+              key={page}
+              page={page}
+              menuButton={<MenuButton onMenu={() => setMenuOpen(true)} />}
+              now={now}
+              openRequest={openRequest}
+              onActions={(list) => (pageActions.current = list)}
+              onSearch={openPalette}
+            />
+          )}
+        </ScreenBoundary>
       </div>
       {paletteOpen && (
         <SearchPalette
