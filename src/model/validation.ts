@@ -16,6 +16,20 @@ export function parseThreadId(id: string): { parentId: string; threadTs: string 
   return isTs(threadTs) ? { parentId: id.slice(0, colon), threadTs } : null;
 }
 
+/** A channel, DM or group id as Slack and the demo make them (letters, digits, '_' and '-'). */
+const PLAIN_CONVERSATION_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
+
+/**
+ * Whether a value has the shape of a conversation id: a plain id, or a thread's
+ * `${parentId}:${threadTs}`. For ids that arrive from outside (a link's `open=`): a bad one is
+ * ignored, not looked up.
+ */
+export function isConversationId(value: unknown): value is string {
+  if (typeof value !== 'string') return false;
+  const thread = parseThreadId(value);
+  return PLAIN_CONVERSATION_ID.test(thread ? thread.parentId : value);
+}
+
 export function threadId(parentId: string, threadTs: string): string {
   return `${parentId}:${threadTs}`;
 }

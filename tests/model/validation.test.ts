@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MAX_MESSAGE_LENGTH } from '../../src/model/constants';
-import { parseThreadId, threadId, validateOutgoingMessage, type OutgoingMessage } from '../../src/model/validation';
+import { isConversationId, parseThreadId, threadId, validateOutgoingMessage, type OutgoingMessage } from '../../src/model/validation';
 
 const EMPTY = 'Message text cannot be empty';
 const TOO_LONG = `Message is too long (maximum is ${MAX_MESSAGE_LENGTH} characters)`;
@@ -76,6 +76,35 @@ describe('thread ids', () => {
       fc.property(fc.string({ minLength: 1, maxLength: 20 }), ts, (parentId, threadTs) => {
         expect(parseThreadId(threadId(parentId, threadTs))).toEqual({ parentId, threadTs });
       }),
+    );
+  });
+});
+
+describe('isConversationId (an id from a link, issue 12)', () => {
+  it.each([
+    ['C024BE91L', true],
+    ['D_ALICE', true],
+    ['G-1', true],
+    ['C1:1700000000.000100', true],
+    ['', false],
+    ['C1"]', false],
+    ['../../api/auth/logout', false],
+    ['C1 C2', false],
+    ['C'.repeat(65), false],
+    ['C1:yesterday', false],
+    [':1700000000.000100', false],
+    [42, false],
+    [null, false],
+  ])('%j → %s', (value, expected) => {
+    expect(isConversationId(value)).toBe(expected);
+  });
+
+  it('never accepts a quote, bracket, space or slash, and never throws', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), (value) => {
+        if (isConversationId(value)) expect(value).not.toMatch(/["'\[\]\s\/\\<>]/);
+      }),
+      { numRuns: 500 },
     );
   });
 });

@@ -65,6 +65,14 @@ export interface OpenRequest {
   nonce: number;
 }
 
+/**
+ * The shown message with this ts, compared as a value: a ts from a link is never made into
+ * selector text (a quote in it threw from querySelector and blanked the app; issue 12).
+ */
+function messageAt(root: HTMLElement | null, ts: string): Element | null {
+  return Array.from(root?.querySelectorAll('[data-ts]') ?? []).find((el) => el.getAttribute('data-ts') === ts) ?? null;
+}
+
 export function ConversationPane({ id, onClose, now, request }: { id: string; onClose: () => void; now: number; request?: OpenRequest }) {
   const detail = useConversation(id);
   const [draft, setDraft] = useState('');
@@ -106,7 +114,7 @@ export function ConversationPane({ id, onClose, now, request }: { id: string; on
   }, [messages, query, names]);
   const current = matches.length ? matches[Math.min(match, matches.length - 1)] : undefined;
   useEffect(() => {
-    if (current) messagesRef.current?.querySelector(`[data-ts="${current}"]`)?.scrollIntoView({ block: 'center' });
+    if (current) messageAt(messagesRef.current, current)?.scrollIntoView({ block: 'center' });
   }, [current]);
 
   useEffect(() => {
@@ -120,7 +128,7 @@ export function ConversationPane({ id, onClose, now, request }: { id: string; on
     if (request.focusInput) box.current?.focus();
     if (!request.highlightTs) return undefined;
     setFlash(request.highlightTs);
-    messagesRef.current?.querySelector(`[data-ts="${request.highlightTs}"]`)?.scrollIntoView({ block: 'center' });
+    messageAt(messagesRef.current, request.highlightTs)?.scrollIntoView({ block: 'center' });
     const timer = window.setTimeout(() => setFlash(null), MESSAGE_HIGHLIGHT_MS);
     return () => window.clearTimeout(timer);
   }, [request, loaded]);

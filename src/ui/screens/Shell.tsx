@@ -10,6 +10,8 @@ import { command, remoteStream } from '../engine';
 import { useFeatureFlag } from '../hooks/useFeatureFlag';
 import { applyTheme, readTheme } from '../session';
 import type { AuthStatus } from '../../model/types';
+import { isTs } from '../../model/ts';
+import { isConversationId } from '../../model/validation';
 import { useLiveState } from '../hooks/useEngine';
 import { SideMenu } from '../components/SideMenu';
 import { ScreenBoundary } from '../components/ErrorBoundary';
@@ -77,14 +79,15 @@ export function Shell({ page, status, onLogout }: { page: Page; status: AuthStat
   );
 
   // A link into a conversation (an AI answer's source): /conversations?open=<id>&ts=<message ts>.
+  // Either value may be anything: an id or a ts of the wrong shape is ignored (issue 12).
   const location = useLocation();
   useEffect(() => {
     if (page === 'ask-ai') return;
     const params = new URLSearchParams(location.search);
     const id = params.get('open');
-    if (!id) return;
+    if (id === null) return;
     const ts = params.get('ts');
-    setOpenRequest({ id, ...(ts ? { highlightTs: ts } : {}), nonce: Date.now() });
+    if (isConversationId(id)) setOpenRequest({ id, ...(isTs(ts) ? { highlightTs: ts } : {}), nonce: Date.now() });
     void navigate(location.pathname, { replace: true });
   }, [page, location.search, location.pathname, navigate]);
 
