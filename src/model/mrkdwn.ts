@@ -150,13 +150,21 @@ function isMarker(c: string | undefined): c is Marker {
 function lex(line: string, names: MrkdwnNames): Atom[] {
   const emojiAt = customEmojiLookup(names);
   const atoms: Atom[] = [];
+  // The first '>' after the '<' being read (line.length when none is left) and the last '<'
+  // before it, found once for every '<' up to that '>': a run of '<' is read in linear time.
+  let close = -1;
+  let lastOpen = -1;
   let i = 0;
   while (i < line.length) {
     const c = line[i]!;
     if (c === '<') {
-      const close = line.indexOf('>', i + 1);
-      const reopen = line.indexOf('<', i + 1);
-      if (close > i + 1 && (reopen === -1 || reopen > close)) {
+      if (close <= i) {
+        const found = line.indexOf('>', i + 1);
+        close = found === -1 ? line.length : found;
+        lastOpen = found === -1 ? -1 : line.lastIndexOf('<', found);
+      }
+      // A tag: a '>' after a non-empty inside with no other '<' in it.
+      if (close < line.length && close > i + 1 && lastOpen === i) {
         atoms.push({ t: 'token', token: tagToken(line.slice(i + 1, close), names) });
         i = close + 1;
         continue;

@@ -406,3 +406,22 @@ describe('properties', () => {
     expect(performance.now() - started).toBeLessThan(1_000);
   });
 });
+
+describe('tokenize on hostile 40,000-character lines (issue 12 §4)', () => {
+  // Each '<' used to look for its '>' through the rest of the line: quadratic on a run of '<'.
+  // These assert the output; the time is measured in the bench (bench/hostileText.ts).
+  const N = 40_000;
+  it.each<[string, string, Token[]]>([
+    ["a run of '<' with no '>'", `a${'<'.repeat(N - 3)}x(`, [text(`a${'<'.repeat(N - 3)}x(`)]],
+    ["a run of '<' before a mention", `${'<'.repeat(N - 5)}<@U1>`, [text('<'.repeat(N - 5)), { kind: 'user', id: 'U1', name: 'Ada Lovelace' }]],
+    [
+      "a run of '<' before a link far away",
+      `${'<'.repeat(N / 2)}${' '.repeat(N / 2 - 26)}<https://example.com|site>`,
+      [text(`${'<'.repeat(N / 2)}${' '.repeat(N / 2 - 26)}`), { kind: 'link', url: 'https://example.com', label: 'site' }],
+    ],
+    ["'<' then a long text, then one '>'", `${'<'.repeat(N / 2)}${'x'.repeat(N / 2 - 1)}>`, [text(`${'<'.repeat(N / 2)}${'x'.repeat(N / 2 - 1)}>`)]],
+    ["'<x>' repeated", '<x>'.repeat(N / 4), [text('<x>'.repeat(N / 4))]],
+  ])('%s', (_, line, tokens) => {
+    expect(tokenize(line, names)).toEqual(tokens);
+  });
+});
