@@ -3,7 +3,7 @@ import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { ShortcutsOverlay } from '../../src/ui/components/ShortcutsOverlay';
-import { SHORTCUTS } from '../../src/ui/keyboard/shortcuts';
+import { ACTIONS, keysText } from '../../src/ui/keyboard/registry';
 
 function renderOverlay() {
   const onClose = vi.fn();
@@ -25,25 +25,51 @@ describe('ShortcutsOverlay (SPEC §2.10)', () => {
     expect(within(dialog).getByText('Press any key to close')).toBeTruthy();
   });
 
-  it('lists every shortcut of the table, each action with its keys', () => {
+  it('lists every action of the registry, once, with its keys, by where it applies', () => {
     const { dialog } = renderOverlay();
-    expect(SHORTCUTS.length).toBeGreaterThan(0);
-    const actions = within(dialog).getAllByRole('definition');
-    expect(actions.map((dd) => dd.textContent)).toEqual(SHORTCUTS.map((s) => s.action));
-    for (const shortcut of SHORTCUTS) {
-      const action = within(dialog).getByText(shortcut.action, { selector: 'dd' });
-      const keys = action.previousElementSibling!;
+    const listed = within(dialog).getAllByRole('definition');
+    expect(listed.map((dd) => dd.textContent)).toEqual(ACTIONS.map((a) => a.label));
+    for (const action of ACTIONS) {
+      const dd = within(dialog).getAllByText(action.label, { selector: 'dd' })[0]!;
+      const keys = dd.previousElementSibling!;
       expect(keys.tagName).toBe('DT');
-      expect([...keys.querySelectorAll('kbd')].map((k) => k.textContent)).toEqual(shortcut.keys);
+      expect(keys.textContent!.replace(/\+/g, '')).toBe(keysText(action).replace(/\+/g, ''));
+      expect(keys.querySelectorAll('kbd').length).toBeGreaterThan(0);
     }
+    for (const section of ['Anywhere', 'Conversation list', 'Open conversation', 'Message box']) expect(within(dialog).getByRole('heading', { name: section })).toBeTruthy();
+  });
+
+  it('takes the focus, and gives it back where it was when it closes', async () => {
+    const onClose = vi.fn();
+    const events = userEvent.setup();
+    const { rerender } = render(
+      <>
+        <button type="button">Behind the overlay</button>
+      </>,
+    );
+    screen.getByRole('button', { name: 'Behind the overlay' }).focus();
+    rerender(
+      <>
+        <button type="button">Behind the overlay</button>
+        <ShortcutsOverlay onClose={onClose} />
+      </>,
+    );
+    expect(document.activeElement).toBe(screen.getByRole('dialog', { name: 'Keyboard shortcuts' }));
+    await events.keyboard('x');
+    rerender(
+      <>
+        <button type="button">Behind the overlay</button>
+      </>,
+    );
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Behind the overlay' }));
   });
 
   it('lists the keys of SPEC §2.11 and §2.6 that the page handles', () => {
     const { dialog } = renderOverlay();
     const listed = within(dialog)
       .getAllByRole('term')
-      .map((dt) => [...dt.querySelectorAll('kbd')].map((k) => k.textContent).join('+'));
-    for (const keys of ['j+↓', 'k+↑', 'Enter+→', 'Home', 'End', 'Esc', 'Tab', 'Shift+Tab', '⌘/Ctrl+E', '⌘/Ctrl+1', '⌘/Ctrl+2', '⌘/Ctrl+3', '⌘/Ctrl+0', '⌘/Ctrl+Z', 'u', 'Shift+K', '⌘/Ctrl+Shift+K', '/', '?']) {
+      .flatMap((dt) => [...dt.querySelectorAll('.shortcut-keys')].map((k) => [...k.querySelectorAll('kbd')].map((kbd) => kbd.textContent).join('+')));
+    for (const keys of ['j', '↓', 'k', '↑', 'Enter', '→', 'Home', 'End', 'Esc', 'Tab', 'Shift+Tab', '⌘/Ctrl+E', '⌘/Ctrl+1', '⌘/Ctrl+2', '⌘/Ctrl+3', '⌘/Ctrl+0', '⌘/Ctrl+Z', 'u', 'Shift+K', '⌘/Ctrl+Shift+K', '/', '?']) {
       expect(listed).toContain(keys);
     }
   });
@@ -78,7 +104,7 @@ describe('ShortcutsOverlay (SPEC §2.10)', () => {
 
   it('a click closes it, inside the dialog or outside it', async () => {
     const { events, onClose, dialog } = renderOverlay();
-    await events.click(within(dialog).getByText(SHORTCUTS[0]!.action));
+    await events.click(within(dialog).getByText(ACTIONS[0]!.label));
     expect(onClose).toHaveBeenCalledTimes(1);
     await events.click(screen.getByRole('button', { name: 'Behind the overlay' }));
     expect(onClose).toHaveBeenCalledTimes(2);

@@ -14,7 +14,7 @@ import { compareTs, tsToMs } from '../../model/ts';
 import type { MentionData, Message, UserData } from '../../model/types';
 import { command } from '../engine';
 import { useConversation } from '../hooks/useEngine';
-import { isMod } from '../keyboard/shortcuts';
+import { matchesAction, useActionHandlers } from '../keyboard/dispatch';
 import { Link } from 'react-router';
 import { useFeatureFlag } from '../hooks/useFeatureFlag';
 import { Avatar } from './Avatar';
@@ -136,21 +136,8 @@ export function ConversationPane({ id, onClose, now, request }: { id: string; on
   // Leaving the conversation lets a reply's mark-as-read take effect in the list (SPEC §4.4).
   useEffect(() => () => void command((api) => api.release(id)), [id]);
 
-  // / or Cmd/Ctrl+Shift+K open the search.
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      // A dialog above the pane owns its keys.
-      if (e.target instanceof Element && e.target.closest('[aria-modal="true"]')) return;
-      const typing = e.target instanceof HTMLElement && (e.target.tagName === 'TEXTAREA' || e.target.tagName === 'INPUT');
-      if ((e.key === '/' && !typing && !isMod(e)) || (isMod(e) && e.shiftKey && (e.key === 'k' || e.key === 'K'))) {
-        e.preventDefault();
-        e.stopImmediatePropagation();
-        setSearchOpen(true);
-      }
-    };
-    window.addEventListener('keydown', onKey, { capture: true });
-    return () => window.removeEventListener('keydown', onKey, { capture: true });
-  }, []);
+  // / or Cmd/Ctrl+Shift+K open the search (the registry's keys; issue 13 §1).
+  useActionHandlers({ 'search-in-conversation': { run: () => setSearchOpen(true) } });
 
   // The box grows with its text between 96 and 250 px.
   useLayoutEffect(() => {
@@ -187,7 +174,7 @@ export function ConversationPane({ id, onClose, now, request }: { id: string; on
     : '';
   const unread = (conversation?.unread_count_display ?? 0) > 0;
   return (
-    <section className="detail-pane" aria-label={title || 'Conversation'}>
+    <section className="detail-pane" aria-label={title || 'Conversation'} data-region="conversation">
       <header className="detail-header">
         <button type="button" className="icon-button" aria-label="Back" title="Back (Esc)" onClick={onClose}>
           ←
@@ -215,9 +202,10 @@ export function ConversationPane({ id, onClose, now, request }: { id: string; on
               setMatch(0);
             }}
             onKeyDown={(e) => {
-              if (e.key === 'Enter') {
+              const next = matchesAction(e, 'next-match');
+              if (next || matchesAction(e, 'previous-match')) {
                 e.preventDefault();
-                if (matches.length) setMatch((m) => (e.shiftKey ? (m - 1 + matches.length) % matches.length : (m + 1) % matches.length));
+                if (matches.length) setMatch((m) => (next ? (m + 1) % matches.length : (m - 1 + matches.length) % matches.length));
               } else if (e.key === 'Escape') {
                 e.preventDefault();
                 e.nativeEvent.stopImmediatePropagation();
@@ -260,6 +248,7 @@ export function ConversationPane({ id, onClose, now, request }: { id: string; on
       {aiEnabled && <RefinePanel key={id} text={draft} input={box} onApply={setDraft} />}
       <form
         className="composer"
+        data-region="composer"
         onSubmit={(e) => {
           e.preventDefault();
           void send();
@@ -272,7 +261,7 @@ export function ConversationPane({ id, onClose, now, request }: { id: string; on
           value={draft}
           onChange={(e) => setDraft(e.target.value)}
           onKeyDown={(e) => {
-            if (e.key === 'Enter' && !e.shiftKey) {
+            if (matchesAction(e, 'send')) {
               e.preventDefault();
               void send();
             }

@@ -14,6 +14,7 @@
  * back to the search with the query kept, Esc closes.
  */
 import { useDialog } from '../hooks/useDialog';
+import { matchesAction } from '../keyboard/dispatch';
 import { useEffect, useId, useRef, useState, type JSX, type KeyboardEvent as ReactKeyboardEvent, type ReactNode } from 'react';
 import type { AskSource } from '../../model/ai';
 import { Avatar } from './Avatar';
@@ -217,7 +218,7 @@ export function SearchPalette({ query, onQuery, status, results, resetKey, actio
       if (event.key === 'Escape') {
         event.preventDefault();
         onClose();
-      } else if (event.key === 'Backspace' && (event.metaKey || event.ctrlKey)) {
+      } else if (matchesAction(event, 'palette-back')) {
         event.preventDefault();
         setMode('search');
       }
@@ -247,7 +248,7 @@ export function SearchPalette({ query, onQuery, status, results, resetKey, actio
       }
       case 'Enter': {
         event.preventDefault();
-        if (event.metaKey || event.ctrlKey) {
+        if (matchesAction(event, 'palette-ask-ai')) {
           askAi();
           return;
         }

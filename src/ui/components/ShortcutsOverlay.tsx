@@ -1,9 +1,38 @@
-/** The keyboard shortcut hints overlay: every shortcut; any key or click dismisses it. */
-import { useEffect } from 'react';
-import { SHORTCUTS } from '../keyboard/shortcuts';
+/**
+ * The keyboard shortcuts overlay (SPEC §2.10): every action of the registry with its keys, by
+ * where it applies. A dialog (issue 13 §2): it takes the focus, any key or click closes it, and
+ * the focus goes back where it was.
+ */
+import { useEffect, useRef } from 'react';
+import { ACTIONS, formatKeys, SCOPE_LABELS, type ActionSpec, type Scope } from '../keyboard/registry';
+import '../styles-keyboard.css';
+
+/** The registry's actions, grouped by scope in the registry's order. */
+function sections(): Array<[Scope, ActionSpec[]]> {
+  const out = new Map<Scope, ActionSpec[]>();
+  for (const action of ACTIONS) out.set(action.scope, [...(out.get(action.scope) ?? []), action]);
+  return [...out];
+}
+
+function Keys({ action }: { action: ActionSpec }) {
+  if ('keysLabel' in action && action.keysLabel) return <kbd>{action.keysLabel}</kbd>;
+  return (
+    <>
+      {action.keys.map((key, i) => (
+        <span key={key} className="shortcut-keys">
+          {i > 0 && <span className="muted"> or </span>}
+          {formatKeys(key).map((part, j) => (part === 'then' ? <span key={j} className="muted"> then </span> : <kbd key={j}>{part}</kbd>))}
+        </span>
+      ))}
+    </>
+  );
+}
 
 export function ShortcutsOverlay({ onClose }: { onClose: () => void }) {
+  const dialog = useRef<HTMLDivElement>(null);
   useEffect(() => {
+    const before = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    dialog.current?.focus();
     const close = (event: Event) => {
       event.preventDefault();
       event.stopPropagation();
@@ -15,25 +44,33 @@ export function ShortcutsOverlay({ onClose }: { onClose: () => void }) {
     return () => {
       window.removeEventListener('keydown', close, { capture: true });
       window.removeEventListener('pointerdown', close, { capture: true });
+      if (before?.isConnected) before.focus();
     };
   }, [onClose]);
   return (
     <div className="modal-backdrop">
-      <div role="dialog" aria-modal="true" aria-labelledby="shortcuts-title" className="modal shortcuts">
+      <div ref={dialog} role="dialog" aria-modal="true" aria-labelledby="shortcuts-title" aria-describedby="shortcuts-hint" className="modal shortcuts" tabIndex={-1}>
         <h2 id="shortcuts-title">Keyboard shortcuts</h2>
-        <dl>
-          {SHORTCUTS.map((s) => (
-            <div key={s.action} className="shortcut">
-              <dt>
-                {s.keys.map((k, i) => (
-                  <kbd key={`${k}-${i}`}>{k}</kbd>
-                ))}
-              </dt>
-              <dd>{s.action}</dd>
-            </div>
-          ))}
-        </dl>
-        <p className="muted small">Press any key to close</p>
+        <p id="shortcuts-hint" className="muted small">
+          Press any key to close
+        </p>
+        {sections().map(([scope, actions]) => (
+          <section key={scope} aria-labelledby={`shortcuts-${scope}`}>
+            <h3 id={`shortcuts-${scope}`} className="shortcuts-section">
+              {SCOPE_LABELS[scope]}
+            </h3>
+            <dl>
+              {actions.map((action) => (
+                <div key={action.id} className="shortcut">
+                  <dt>
+                    <Keys action={action} />
+                  </dt>
+                  <dd>{action.label}</dd>
+                </div>
+              ))}
+            </dl>
+          </section>
+        ))}
       </div>
     </div>
   );

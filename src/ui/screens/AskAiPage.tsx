@@ -19,7 +19,7 @@ import { useCatchup, useCatchupUndo } from '../components/ask/useCatchup';
 import { VoiceInput } from '../components/ask/VoiceInput';
 import { ShortcutsOverlay } from '../components/ShortcutsOverlay';
 import { command, remoteStream } from '../engine';
-import { isMod, isTyping } from '../keyboard/shortcuts';
+import { useActionHandlers } from '../keyboard/dispatch';
 import { speak, stopSpeaking } from '../voice/speech';
 import type { TranscribeResult } from '../../worker/ai';
 import '../styles-ask.css';
@@ -90,24 +90,12 @@ export function AskAiPage({ menuButton, onOpenConversation }: AskAiPageProps) {
   // Speech stops when the page goes away.
   useEffect(() => () => stopSpeaking(), []);
 
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (e.defaultPrevented) return;
-      if (e.target instanceof Element && e.target.closest('[aria-modal="true"]')) return;
-      if (isMod(e) && e.shiftKey && (e.key === 'v' || e.key === 'V')) {
-        e.preventDefault();
-        toggleVoice();
-      } else if (e.key === 'Escape' && inConversation) {
-        e.preventDefault();
-        back();
-      } else if (e.key === '?' && !isTyping(e.target) && !isMod(e)) {
-        e.preventDefault();
-        setShowShortcuts(true);
-      }
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [toggleVoice, back, inConversation]);
+  // The registry's keys on this page (issue 13 §1).
+  useActionHandlers({
+    'voice-mode': { run: toggleVoice },
+    'leave-ask': { run: back, enabled: () => inConversation },
+    'show-shortcuts': { run: () => setShowShortcuts(true) },
+  });
 
   const openSource = useCallback(
     (source: AskSource) => {

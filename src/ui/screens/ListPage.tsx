@@ -10,15 +10,16 @@ import { DEFAULT_COLLAPSED, type GroupId, type Layout, type SlotInfo } from '../
 import type { AiCategory } from '../../model/types';
 import { ConversationList } from '../components/ConversationList';
 import { ConversationPane } from '../components/ConversationPane';
-import { ShortcutsOverlay } from '../components/ShortcutsOverlay';
 import { useToast } from '../components/Toasts';
 import { command } from '../engine';
 import { useLoadState, usePageViews, useViewCounts } from '../hooks/useEngine';
 import { FocusInboxModal, type FocusInboxOption, type FocusInboxSaveInput } from '../components/FocusInboxModal';
 import { PAGES, type CustomView } from '../../model/views';
-import { isMod, isTyping } from '../keyboard/shortcuts';
+import { useActionHandlers, type ActionHandlers } from '../keyboard/dispatch';
+import { ShortcutsOverlay } from '../components/ShortcutsOverlay';
+import { focusRegion } from '../keyboard/regions';
 import { safeGet, safeSet } from '../session';
-import type { AppAction, OpenConversation } from '../actions';
+import type { OpenConversation } from '../actions';
 import { SearchIcon } from '../components/Icons';
 import { FilterBar } from '../components/FilterBar';
 import { InboxZero } from '../components/InboxZero';
@@ -30,7 +31,6 @@ export interface SubView {
 }
 
 const CATEGORY_LABEL: Record<AiCategory, string> = { urgent: 'Urgent', can_wait: 'Can Wait', fyi: 'FYI' };
-const CATEGORY_KEYS: Record<string, AiCategory | null> = { '1': 'urgent', '2': 'can_wait', '3': 'fyi', '0': null };
 
 interface Undo {
   run: () => Promise<unknown>;
@@ -54,7 +54,6 @@ export function ListPage({
   menuButton,
   now,
   openRequest,
-  onActions,
   onSearch,
 }: {
   page: string;
@@ -62,8 +61,6 @@ export function ListPage({
   now: number;
   /** Open this conversation (from the search palette). */
   openRequest?: OpenConversation;
-  /** Told the page's commands, for the palette's Actions. */
-  onActions?: (actions: AppAction[]) => void;
   /** Opens the search palette (its button; Cmd/Ctrl+K is global). */
   onSearch?: () => void;
 }) {
@@ -89,6 +86,7 @@ export function ListPage({
   const undo = useRef<Undo | null>(null);
   const lastMarkRead = useRef(0);
   const label = views.find((v) => v.id === viewId)?.label ?? '';
+  const pageLabel = PAGES.find((p) => p.id === page)?.label ?? page;
   // A view that disappeared (deleted here or in another tab): fall back to the page's first.
   useEffect(() => {
     if (views.length && !views.some((v) => v.id === viewId)) {
@@ -190,22 +188,6 @@ export function ListPage({
     if (openRequest) setOpenId(openRequest.id);
   }, [openRequest]);
 
-  // The page's commands, for the palette (issue 5 §3).
-  useEffect(() => {
-    onActions?.([
-      {
-        id: 'mark-view-read',
-        label: `Mark all in ${label} as read`,
-        run: () => void command((api) => api.markViewRead(viewId)).then((n) => toast(n === 1 ? 'Marked 1 conversation as read' : `Marked ${n} conversations as read`)),
-      },
-      { id: 'create-focus-inbox', label: 'Create focus inbox', run: () => void openModal('create') },
-      { id: 'toggle-sort', label: sortMode === 'ai' ? 'Sort by Time' : 'Sort by AI', run: toggleSort },
-      { id: 'fetch-data', label: 'Fetch data', run: () => void refresh() },
-      { id: 'show-shortcuts', label: 'Show keyboard shortcuts', keys: ['?'], run: () => setShowShortcuts(true) },
-      { id: 'filter-view', label: 'Filter this view', keys: ['Shift', 'K'], run: () => setFilterOpen(true) },
-    ]);
-  });
-
   // Stable, so memoised rows do not re-render on every cursor move.
   const keyboardNavRef = useRef(keyboardNav);
   keyboardNavRef.current = keyboardNav;
@@ -232,6 +214,20 @@ export function ListPage({
     },
     [viewId, layout, toggleGroup],
   );
+
+  /** Closes the open conversation; the focus goes back to the list (issue 13 §2). */
+  const closeConversation = useCallback(() => {
+    setOpenId(null);
+    requestAnimationFrame(() => focusRegion('list'));
+  }, []);
+
+  // The focus lands on the list when the page opens (and the list is there), unless it is already somewhere.
+  const landed = useRef(false);
+  useEffect(() => {
+    if (landed.current || !listLoaded) return;
+    landed.current = true;
+    if (document.activeElement === document.body || document.activeElement === null) focusRegion('list');
+  }, [listLoaded]);
 
   /** SPEC §4.4: selecting the open conversation closes it. */
   const toggleOpen = useCallback((id: string, index: number) => {
@@ -291,91 +287,69 @@ export function ListPage({
     } else toast('Failed to mark as unread');
   }, [targetId, toast]);
 
-  useEffect(() => {
-    const onKey = (event: KeyboardEvent) => {
-      const typing = isTyping(event.target);
-      const mod = isMod(event);
-      const key = event.key;
-      if ((mod && event.shiftKey && (key === 'k' || key === 'K')) || (!mod && !typing && key === 'K' && event.shiftKey && !openId)) {
-        // The in-view filter: Cmd/Ctrl+Shift+K, or Shift+K with no conversation open.
-        event.preventDefault();
-        setFilterOpen(true);
-        return;
-      }
-      if (mod && !event.shiftKey && !event.altKey) {
-        if (key === 'e' || key === 'E') {
-          event.preventDefault();
-          void markReadAndMove();
-        } else if (key in CATEGORY_KEYS) {
-          event.preventDefault();
-          void setCategory(CATEGORY_KEYS[key]!);
-        } else if ((key === 'z' || key === 'Z') && !typing) {
-          event.preventDefault();
-          const action = undo.current;
-          undo.current = null;
-          if (action) void action.run().then((ok) => toast(ok === false ? 'Could not undo' : 'Undone'));
-        }
-        return;
-      }
-      if (event.altKey && event.shiftKey && (key === 'ArrowLeft' || key === 'ArrowRight') && !typing) {
-        const custom = views.filter((v) => v.isCustom);
-        const at = custom.findIndex((v) => v.id === viewId);
-        if (at >= 0) {
-          event.preventDefault();
-          void moveView(viewId, at + (key === 'ArrowLeft' ? -1 : 1));
-        }
-        return;
-      }
-      if (key === 'Escape') {
-        if (openId && !event.defaultPrevented) {
-          event.preventDefault();
-          setOpenId(null);
-        }
-        return;
-      }
-      if (typing || event.altKey || mod) return;
-      const move = (index: number) => {
-        event.preventDefault();
+  /** Moves the cursor with the keyboard: the list takes the focus, so its active option is announced. */
+  const move = useCallback(
+    (index: number) => {
+      setKeyboardNav(true);
+      setCursor(Math.max(0, Math.min(total - 1, index)));
+      if (!document.activeElement?.closest('[data-region="list"]')) focusRegion('list');
+    },
+    [total],
+  );
+
+  const selectView = useCallback((id: string) => {
+    setViewId(id);
+    setCursor(0);
+  }, []);
+
+  const runUndo = useCallback(() => {
+    const action = undo.current;
+    undo.current = null;
+    if (action) void action.run().then((ok) => toast(ok === false ? 'Could not undo' : 'Undone'));
+  }, [toast]);
+
+  const customAt = () => views.filter((v) => v.isCustom).findIndex((v) => v.id === viewId);
+  const cycleView = (step: number) => {
+    const at = views.findIndex((v) => v.id === viewId);
+    selectView(views[(at + step + views.length) % views.length]!.id);
+  };
+
+  // What the registry's keys do on this page (issue 13 §1); the palette lists the same actions.
+  const handlers: ActionHandlers = {
+    'next-conversation': { run: () => move(cursor + 1) },
+    'previous-conversation': { run: () => move(cursor - 1) },
+    'first-conversation': { run: () => move(0) },
+    'last-conversation': { run: () => move(total - 1) },
+    'open-conversation': {
+      run: () => {
         setKeyboardNav(true);
-        setCursor(Math.max(0, Math.min(total - 1, index)));
-      };
-      switch (key) {
-        case 'j':
-        case 'ArrowDown':
-          return move(cursor + 1);
-        case 'k':
-        case 'ArrowUp':
-          return move(cursor - 1);
-        case 'Home':
-          return move(0);
-        case 'End':
-          return move(total - 1);
-        case 'Enter':
-        case 'ArrowRight':
-          event.preventDefault();
-          setKeyboardNav(true);
-          return void openAt(cursor);
-        case 'Tab': {
-          event.preventDefault();
-          const at = views.findIndex((v) => v.id === viewId);
-          const next = views[(at + (event.shiftKey ? views.length - 1 : 1)) % views.length]!;
-          setViewId(next.id);
-          setCursor(0);
-          return;
-        }
-        case 'u':
-          event.preventDefault();
-          return void markUnread();
-        case '?':
-          event.preventDefault();
-          return setShowShortcuts(true);
-        default:
-          return;
-      }
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [cursor, total, openId, views, viewId, openAt, markReadAndMove, setCategory, markUnread, toast, layout, moveView]);
+        void openAt(cursor);
+      },
+    },
+    'next-view': { run: () => cycleView(1) },
+    'previous-view': { run: () => cycleView(-1) },
+    'select-view': { run: (index) => views[index] && selectView(views[index].id) },
+    'filter-view': { run: () => setFilterOpen(true), enabled: () => !openId, label: () => `Filter ${label}` },
+    'mark-view-read': {
+      run: () => void command((api) => api.markViewRead(viewId)).then((n) => toast(n === 1 ? 'Marked 1 conversation as read' : `Marked ${n} conversations as read`)),
+      label: () => `Mark all in ${label} as read`,
+    },
+    'create-focus-inbox': { run: () => void openModal('create') },
+    'toggle-sort': { run: toggleSort, label: () => (sortMode === 'ai' ? 'Sort by Time' : 'Sort by AI') },
+    'fetch-data': { run: () => void refresh(), label: () => 'Fetch data' },
+    'move-view-earlier': { run: () => void moveView(viewId, customAt() - 1), enabled: () => customAt() >= 0 },
+    'move-view-later': { run: () => void moveView(viewId, customAt() + 1), enabled: () => customAt() >= 0 },
+    'mark-unread': { run: () => void markUnread() },
+    'category-urgent': { run: () => void setCategory('urgent') },
+    'category-can-wait': { run: () => void setCategory('can_wait') },
+    'category-fyi': { run: () => void setCategory('fyi') },
+    'category-none': { run: () => void setCategory(null) },
+    undo: { run: runUndo },
+    'mark-read': { run: () => void markReadAndMove(), enabled: () => openId !== null },
+    'close-conversation': { run: () => closeConversation(), enabled: () => openId !== null },
+    'show-shortcuts': { run: () => setShowShortcuts(true) },
+  };
+  useActionHandlers(handlers);
 
   // Keyboard navigation is on after a navigation key and off again when the mouse moves.
   useEffect(() => {
@@ -387,9 +361,11 @@ export function ListPage({
 
   return (
     <>
-      <header className="top-bar">
+      <header className="top-bar" data-region="topbar">
         {menuButton}
-        <nav className="tabs" role="tablist" aria-label="Views">
+        <h1 className="visually-hidden">{pageLabel}</h1>
+        <div className="tabs">
+        <div role="tablist" aria-label="Views" className="tabs-list">
           {views.map((view) => (
             <span
               key={view.id}
@@ -429,10 +405,12 @@ export function ListPage({
               )}
             </span>
           ))}
-          <button type="button" className="tab add-tab" aria-label="Create Focus Inbox" title="Create Focus Inbox" onClick={() => void openModal('create')}>
+        </div>
+          {/* Outside the tablist, which holds only tabs. */}
+          <button type="button" className="tab add-tab" aria-label="Create Focus Inbox" title="Create Focus Inbox (Shift+N)" onClick={() => void openModal('create')}>
             +
           </button>
-        </nav>
+        </div>
         <div className="top-actions">
           <button type="button" className="button small-button" onClick={() => void refresh()} disabled={refreshing} aria-label="Fetch data">
             {refreshing ? 'Fetching...' : 'Fetch data'}
@@ -450,14 +428,14 @@ export function ListPage({
               <path d="M2 3h12l-4.5 5.5V13l-3-1.5v-3z" fill="none" stroke="currentColor" strokeWidth="1.5" strokeLinejoin="round" />
             </svg>
           </button>
-          <button type="button" className="icon-button" aria-label="Keyboard shortcuts" onClick={() => setShowShortcuts(true)}>
+          <button type="button" className="icon-button" aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)" onClick={() => setShowShortcuts(true)}>
             ?
           </button>
         </div>
       </header>
       {filterOpen && <FilterBar value={query} onChange={(q) => { setQuery(q); setCursor(0); }} onClose={closeFilter} />}
-      <div className={`split${openId ? ' detail-open' : ''}${keyboardNav ? ' keyboard-nav' : ''}`}>
-        <section className="list-pane" aria-label={label} data-load={load.status}>
+      <main className={`split${openId ? ' detail-open' : ''}${keyboardNav ? ' keyboard-nav' : ''}`}>
+        <section className="list-pane" aria-label={label} data-load={load.status} data-region="list" id="conversation-list">
           {load.status === 'error' ? (
             <div className="center-screen">
               <p className="center-title">Failed to load conversations</p>
@@ -500,12 +478,12 @@ export function ListPage({
         {openId && (
           <ConversationPane
             id={openId}
-            onClose={() => setOpenId(null)}
+            onClose={closeConversation}
             now={now}
             request={openRequest?.id === openId ? openRequest : undefined}
           />
         )}
-      </div>
+      </main>
       {showShortcuts && <ShortcutsOverlay onClose={() => setShowShortcuts(false)} />}
       {modal && (
         <FocusInboxModal

@@ -1,10 +1,10 @@
 /** The signed-in screens: top bar with sub-view tabs, the list and the open conversation. */
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { useObservableState } from 'observable-hooks';
 import type { PaletteItem } from '../../model/search';
 import type { SearchState } from '../../streams/searchResults';
-import type { AppAction, OpenConversation } from '../actions';
+import type { OpenConversation } from '../actions';
 import { SearchPalette } from '../components/SearchPalette';
 import { command, remoteStream } from '../engine';
 import { useFeatureFlag } from '../hooks/useFeatureFlag';
@@ -16,6 +16,10 @@ import { useLiveState } from '../hooks/useEngine';
 import { SideMenu } from '../components/SideMenu';
 import { ScreenBoundary } from '../components/ErrorBoundary';
 import { ListPage } from './ListPage';
+import { availableActions, useActionHandlers } from '../keyboard/dispatch';
+import { formatKeys } from '../keyboard/registry';
+import { focusRegion, moveRegion } from '../keyboard/regions';
+import '../styles-keyboard.css';
 import { AskAiPage } from './AskAiPage';
 
 export type Page = 'inbox' | 'conversations' | 'ask-ai';
@@ -41,7 +45,6 @@ export function Shell({ page, status, onLogout }: { page: Page; status: AuthStat
   const [paletteOpen, setPaletteOpen] = useState(false);
   const [query, setQuery] = useState('');
   const [openRequest, setOpenRequest] = useState<OpenConversation>();
-  const pageActions = useRef<AppAction[]>([]);
   const search = useObservableState(search$, IDLE);
   const [resetKey, setResetKey] = useState(0);
   const aiEnabled = useFeatureFlag('aiEnabled') === true;
@@ -57,18 +60,26 @@ export function Shell({ page, status, onLogout }: { page: Page; status: AuthStat
     setPaletteOpen(true);
   }, []);
 
-  // Cmd/Ctrl+K opens the search palette from anywhere (but not over another dialog).
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if ((e.metaKey || e.ctrlKey) && !e.shiftKey && (e.key === 'k' || e.key === 'K')) {
-        if (e.target instanceof Element && e.target.closest('[aria-modal="true"]')) return;
-        e.preventDefault();
-        openPalette();
-      }
-    };
-    window.addEventListener('keydown', onKey, { capture: true });
-    return () => window.removeEventListener('keydown', onKey, { capture: true });
-  }, [openPalette]);
+  // What the keys do anywhere (issue 13 §1); the pages register their own, and the overlay ('?').
+  const [theme, setTheme] = useState(readTheme);
+  useActionHandlers({
+    search: { run: openPalette },
+    'go-inbox': { run: () => void navigate('/inbox') },
+    'go-conversations': { run: () => void navigate('/conversations') },
+    'go-ask-ai': { run: () => void navigate('/ask-ai') },
+    'go-profile': { run: () => void navigate('/profile/me'), enabled: () => profiles },
+    'next-region': { run: () => moveRegion(1) },
+    'previous-region': { run: () => moveRegion(-1) },
+    'switch-theme': {
+      run: () => {
+        const next = readTheme() === 'dark' ? 'light' : 'dark';
+        applyTheme(next);
+        setTheme(next);
+      },
+      label: () => (theme === 'dark' ? 'Switch to Light Mode' : 'Switch to Dark Mode'),
+    },
+    'sign-out': { run: onLogout, label: () => 'Sign out' },
+  });
 
   const openConversation = useCallback(
     (id: string, extra: Omit<OpenConversation, 'id' | 'nonce'>) => {
@@ -105,20 +116,20 @@ export function Shell({ page, status, onLogout }: { page: Page; status: AuthStat
     [openConversation, profiles, navigate],
   );
 
-  const actions: AppAction[] = [
-    ...(page === 'ask-ai' ? [] : pageActions.current),
-    { id: 'go-inbox', label: 'Go to Inbox', run: () => void navigate('/inbox') },
-    { id: 'go-conversations', label: 'Go to Conversations', run: () => void navigate('/conversations') },
-    { id: 'go-ask-ai', label: 'Go to Ask AI', run: () => void navigate('/ask-ai') },
-    {
-      id: 'switch-theme',
-      label: readTheme() === 'dark' ? 'Switch to Light Mode' : 'Switch to Dark Mode',
-      run: () => applyTheme(readTheme() === 'dark' ? 'light' : 'dark'),
-    },
-    { id: 'sign-out', label: 'Sign out', run: onLogout },
-  ];
   return (
     <div className="shell">
+      {page !== 'ask-ai' && (
+        <a
+          className="skip-link"
+          href="#conversation-list"
+          onClick={(event) => {
+            event.preventDefault();
+            focusRegion('list');
+          }}
+        >
+          Skip to conversations
+        </a>
+      )}
       <SideMenu open={menuOpen} onClose={() => setMenuOpen(false)} status={status} onLogout={onLogout} />
       <div className="shell-main">
         {/* A page that throws shows a message here; the menu, palette and live status stay (issue 12 §4). */}
@@ -132,7 +143,6 @@ export function Shell({ page, status, onLogout }: { page: Page; status: AuthStat
               menuButton={<MenuButton onMenu={() => setMenuOpen(true)} />}
               now={now}
               openRequest={openRequest}
-              onActions={(list) => (pageActions.current = list)}
               onSearch={openPalette}
             />
           )}
@@ -148,7 +158,7 @@ export function Shell({ page, status, onLogout }: { page: Page; status: AuthStat
           status={search.query === query.trim() ? search.status : query.trim().length >= 2 ? 'searching' : 'idle'}
           results={search.results}
           resetKey={resetKey}
-          actions={actions}
+          actions={availableActions().map((a) => ({ id: a.id, label: a.label, keys: formatKeys(a.keys[0]!), run: a.run }))}
           aiEnabled={aiEnabled}
           // An AI answer's source opens like a message result: its conversation, at the message.
           onOpenSource={(source) =>

@@ -29,7 +29,8 @@ import {
 } from '../../../model/ai';
 import { CATCHUP_INITIAL_QUESTION_DELAY_MS } from '../../../model/constants';
 import { command } from '../../engine';
-import { isMod, isTyping } from '../../keyboard/shortcuts';
+import { isTyping } from '../../keyboard/shortcuts';
+import { useActionHandlers } from '../../keyboard/dispatch';
 import { useToast } from '../Toasts';
 import type { AskResult } from '../../../worker/ai';
 
@@ -292,17 +293,11 @@ export function useCatchup({ onReply }: { onReply?: (text: string) => void } = {
  */
 export function useCatchupUndo(undo: Catchup['undo']): void {
   const toast = useToast();
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (e.defaultPrevented || !isMod(e) || e.shiftKey || e.altKey || (e.key !== 'z' && e.key !== 'Z')) return;
-      if (e.target instanceof Element && e.target.closest('[aria-modal="true"]')) return;
-      if (isTyping(e.target) && (e.target as HTMLTextAreaElement).value) return;
-      const running = undo();
-      if (!running) return;
-      e.preventDefault();
-      void running.then((ok) => toast(ok ? 'Undone' : 'Could not undo'));
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [undo, toast]);
+  useActionHandlers({
+    'undo-catchup': {
+      run: () => void undo()?.then((ok) => toast(ok ? 'Undone' : 'Could not undo')),
+      // In a text box with text in it, the key stays the box's own undo.
+      enabled: () => !(isTyping(document.activeElement) && Boolean((document.activeElement as HTMLTextAreaElement).value)),
+    },
+  });
 }
