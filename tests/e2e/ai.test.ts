@@ -17,22 +17,21 @@ beforeAll(() => {
 
 describe('AI in the inbox', () => {
   it('classifies the unread conversations before the inbox shows them in AI groups', async () => {
-    const urgent = page.getByRole('option', { name: /^Urgent, \d+ conversations?/ });
+    // Each group's header is a button named by its words and count, its state in aria-expanded (issue 13 §3).
+    const urgent = page.getByRole('button', { name: /^Urgent \d+ conversations?$/ });
     await urgent.waitFor();
-    const label = (await urgent.getAttribute('aria-label')) ?? '';
-    expect(Number(/^Urgent, (\d+)/.exec(label)?.[1])).toBeGreaterThan(0);
+    expect(Number(await urgent.locator('.group-count').textContent())).toBeGreaterThan(0);
     // Collapsed, Urgent leaves room for the other groups' headers. (Clicked again only while it
     // still reads expanded: a click in the first moments after sign-in can land before the list settles.)
     await expect
       .poll(async () => {
-        const now = (await urgent.getAttribute('aria-label')) ?? '';
-        if (now.endsWith('expanded')) await urgent.click();
-        return urgent.getAttribute('aria-label');
+        if ((await urgent.getAttribute('aria-expanded')) === 'true') await urgent.click();
+        return urgent.getAttribute('aria-expanded');
       }, { timeout: 15_000, interval: 500 })
-      .toMatch(/collapsed$/);
-    for (const group of ['Can Wait', 'FYI']) await page.getByRole('option', { name: new RegExp(`^${group}, [1-9]\\d* conversations?`) }).waitFor();
+      .toBe('false');
+    for (const group of ['Can Wait', 'FYI']) await page.getByRole('button', { name: new RegExp(`^${group} [1-9]\\d* conversations?$`) }).waitFor();
     // Every unread conversation has a category: nothing is left Not Categorized.
-    await page.getByRole('option', { name: /^Not Categorized, 0 conversations/ }).waitFor();
+    await page.getByRole('button', { name: /^Not Categorized 0 conversations$/ }).waitFor();
   });
 });
 

@@ -142,6 +142,26 @@ describe('ConversationRow (SPEC §2.4)', () => {
     expect(option.querySelector('time')?.textContent).toBe(text);
   });
 
+  it.each<[Partial<Row>, string]>([
+    [{ category: 'urgent' }, 'release-planning, 3 unread, Urgent, Ada: Ship it today, 5 minutes ago'],
+    [{ category: 'can_wait', unread: 1, latest_activity: NOW_S - 3600 }, 'release-planning, 1 unread, Can Wait, Ada: Ship it today, 1 hour ago'],
+    [{ category: 'fyi', unread: 0, latest_activity: NOW_S - 10 }, 'release-planning, FYI, Ada: Ship it today, just now'],
+    [{ preview: '', latest_activity: NOW_S - 90 * 86400 }, 'release-planning, 3 unread, Not Categorized, 3 months ago'],
+  ])('its accessible name says name, unread count, category, last message and time (issue 13 §3): %o', (over, name) => {
+    renderRow(over);
+    expect(screen.getByRole('option', { name })).toBeTruthy();
+  });
+
+  it('posinset counts within its set when given one (a group of the inbox)', () => {
+    render(
+      <div role="listbox" aria-label="Conversations">
+        <ConversationRow row={row()} selected={false} onOpen={() => {}} now={NOW} index={7} posInSet={2} setSize={3} />
+      </div>,
+    );
+    const option = screen.getByRole('option');
+    expect([option.getAttribute('aria-posinset'), option.getAttribute('aria-setsize')]).toEqual(['2', '3']);
+  });
+
   it('calls onOpen with its id when clicked', async () => {
     const user = userEvent.setup();
     const onOpen = vi.fn();

@@ -58,15 +58,11 @@ async function renderSettled(options: FakeEngineOptions = {}, views?: View[]) {
 }
 
 const list = () => screen.getByRole('listbox', { name: 'Inbox' });
-const headerOf = (label: string) => within(list()).getByText(label, { selector: '.group-label' }).closest<HTMLElement>('[role="option"]')!;
-const headers = () =>
-  within(list())
-    .queryAllByRole('option')
-    .filter((option) => option.hasAttribute('aria-expanded'));
-const rows = () =>
-  within(list())
-    .queryAllByRole('option')
-    .filter((option) => !option.hasAttribute('aria-expanded'));
+/** A group's header: a real button (outside the listbox, which may own only options and groups) named by its words. */
+const HEADER_NAME = /^(Urgent|Can Wait|FYI|Not Categorized)\s+\d+\s+conversations?$/;
+const headerOf = (label: string) => screen.getByRole('button', { name: new RegExp(`^${label}\\s+\\d+\\s+conversations?$`) });
+const headers = () => screen.queryAllByRole('button', { name: HEADER_NAME });
+const rows = () => within(list()).queryAllByRole('option');
 const row = (name: string | RegExp) => within(list()).getByRole('option', { name });
 const toasts = () => screen.getByRole('status');
 /** The layout of the engine's newest window request. */
@@ -247,6 +243,39 @@ describe('ListPage inbox grouping (SPEC §2.4)', () => {
     expect(lastLayout(fake).collapsed).toEqual(['fyi', 'none', 'urgent', 'can_wait']);
     expect(headerOf('Can Wait').getAttribute('aria-expanded')).toBe('false');
     expect(rows()).toHaveLength(0);
+  });
+
+  it('is a valid grouped listbox (issue 13 §3): a group per category labelled by its header, options only inside, the collapse control a button outside', async () => {
+    const { events } = await renderSettled();
+    await events.click(headerOf('FYI'));
+    await settle();
+    // The listbox owns only groups, and each group only options (and its header's words, which are no control).
+    const groups = within(list()).getAllByRole('group');
+    expect(groups.map((g) => g.getAttribute('aria-labelledby') && document.getElementById(g.getAttribute('aria-labelledby')!)?.textContent)).toEqual(['Urgent', 'Can Wait', 'FYI', 'Not Categorized']);
+    expect(groups.map((g) => within(g).queryAllByRole('option').length)).toEqual([2, 0, 3, 0]);
+    expect(within(list()).queryAllByRole('button')).toHaveLength(0);
+    for (const option of within(list()).getAllByRole('option')) expect(option.hasAttribute('aria-expanded')).toBe(false);
+    // Each header is a button whose name starts with its visible words; its state is aria-expanded, and it controls its group.
+    const fyi = headerOf('FYI');
+    expect(list().contains(fyi)).toBe(false);
+    expect(fyi.textContent).toMatch(/^▾FYI 3 conversations$/);
+    expect(fyi.getAttribute('aria-expanded')).toBe('true');
+    expect(document.getElementById(fyi.getAttribute('aria-controls')!)).toBe(groups[2]);
+    expect(headerOf('Can Wait').getAttribute('aria-expanded')).toBe('false');
+    // Positions count within the group.
+    expect(within(groups[2]!).getAllByRole('option').map((o) => [o.getAttribute('aria-posinset'), o.getAttribute('aria-setsize')])).toEqual([
+      ['1', '3'],
+      ['2', '3'],
+      ['3', '3'],
+    ]);
+  });
+
+  it('the cursor on a header reads its words and state through aria-activedescendant', async () => {
+    const { events } = await renderSettled();
+    await events.hover(headerOf('Can Wait'));
+    const active = document.getElementById(list().getAttribute('aria-activedescendant')!)!;
+    expect(list().contains(active)).toBe(true);
+    expect(active.textContent).toBe('Can Wait, 1 conversation, collapsed');
   });
 
   it('with nothing urgent, the first group that has conversations starts expanded instead', async () => {

@@ -1,4 +1,5 @@
 import { memo } from 'react';
+import { GROUPS } from '../../model/layout';
 import { stripBidi } from '../../model/linkSafety';
 import type { ConversationRow as Row } from '../../model/rows';
 import { relativeTime } from '../../model/time';
@@ -29,6 +30,26 @@ function CategoryBars({ category, reason: raw, tipId }: { category?: string; rea
   );
 }
 
+const UNITS: Record<string, string> = { m: 'minute', h: 'hour', d: 'day', w: 'week', mo: 'month' };
+
+/** The row's short time ('5m', '3h', 'now') as words a screen reader says ('5 minutes ago', 'just now'). */
+export function spokenTime(short: string): string {
+  const match = /^(\d+)(mo|m|h|d|w)$/.exec(short);
+  if (!match) return short === 'now' ? 'just now' : short;
+  const n = Number(match[1]);
+  return `${n} ${UNITS[match[2]!]}${n === 1 ? '' : 's'} ago`;
+}
+
+/**
+ * What a screen reader says for a row, in the order a member scans it: name, unread count
+ * (when there is one, as the badge shows), category, last message, time.
+ */
+export function rowLabel(row: Row, time: string): string {
+  const category = GROUPS.find((g) => g.id === (row.category ?? 'none'))!.label;
+  const parts = [row.name, row.unread > 0 ? `${row.unread} unread` : null, category, row.preview || null, spokenTime(time)];
+  return parts.filter((p): p is string => p !== null).join(', ');
+}
+
 /** Windows arrive as new objects: compare what a row shows, so an unchanged row does not re-render. */
 function sameRow(a: Row, b: Row): boolean {
   return (
@@ -53,7 +74,10 @@ type RowProps = {
   onOpen: (id: string, index: number) => void;
   onHover?: (index: number) => void;
   now: number;
+  /** The row's slot in the list (what onOpen and onHover are told). */
   index: number;
+  /** Its position in its set (its group when grouped), from 1; the slot + 1 by default. */
+  posInSet?: number;
   setSize: number;
 };
 
@@ -66,6 +90,7 @@ function equalProps(a: RowProps, b: RowProps): boolean {
     a.onHover === b.onHover &&
     a.now === b.now &&
     a.index === b.index &&
+    a.posInSet === b.posInSet &&
     a.setSize === b.setSize
   );
 }
@@ -78,15 +103,18 @@ export const ConversationRow = memo(function ConversationRow({
   onHover,
   now,
   index,
+  posInSet = index + 1,
   setSize,
 }: RowProps) {
+  const time = relativeTime(row.latest_activity, now);
   return (
     <div
       id={`row-${row.id}`}
       role="option"
       aria-selected={selected}
+      aria-label={rowLabel(row, time)}
       aria-describedby={row.reason ? `reason-${row.id}` : undefined}
-      aria-posinset={index + 1}
+      aria-posinset={posInSet}
       aria-setsize={setSize}
       className={`conversation-row${selected ? ' selected' : ''}${active ? ' active' : ''}${row.unread > 0 ? ' unread' : ''}`}
       onClick={() => onOpen(row.id, index)}
@@ -98,7 +126,9 @@ export const ConversationRow = memo(function ConversationRow({
       <div className="row-main">
         <div className="row-top">
           <span className="row-name">{row.name}</span>
-          <time className="row-time">{relativeTime(row.latest_activity, now)}</time>
+          <time className="row-time" dateTime={Number.isFinite(row.latest_activity) ? new Date(row.latest_activity * 1000).toISOString() : undefined}>
+            {time}
+          </time>
         </div>
         <div className="row-bottom">
           <span className="row-preview">{row.preview}</span>
