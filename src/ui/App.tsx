@@ -1,4 +1,4 @@
-import { Navigate, Route, Routes } from 'react-router';
+import { Redirect, Route, Switch } from 'wouter';
 import { useAuth } from './hooks/useAuth';
 import { AuthScreen } from './screens/AuthScreen';
 import { Shell, type Page } from './screens/Shell';
@@ -28,10 +28,16 @@ export function App() {
       );
     case 'unauthenticated':
       return (
-        <Routes>
-          <Route path="/auth" element={<ScreenBoundary><AuthScreen /></ScreenBoundary>} />
-          <Route path="*" element={<Navigate to="/auth" replace />} />
-        </Routes>
+        <Switch>
+          <Route path="/auth">
+            <ScreenBoundary>
+              <AuthScreen />
+            </ScreenBoundary>
+          </Route>
+          <Route>
+            <Redirect to="/auth" replace />
+          </Route>
+        </Switch>
       );
     case 'authenticated':
       return <SignedInRoutes status={state.status} onLogout={logout} />;
@@ -55,17 +61,17 @@ export function SignedInRoutes({ status, onLogout }: { status: AuthStatus; onLog
   );
   return (
     <ToastProvider>
-      <Routes>
-        <Route path="/" element={<Navigate to="/inbox" replace />} />
-        <Route path="/auth" element={<Navigate to="/inbox" replace />} />
-        <Route path="/inbox" element={shell('inbox')} />
-        <Route path="/conversations" element={shell('conversations')} />
-        <Route path="/ask-ai" element={shell('ask-ai')} />
-        <Route path="/catchup" element={shell('ask-ai')} />
-        <Route path="/profile/me" element={profile} />
-        <Route path="/profile/:userId" element={profile} />
-        <Route path="*" element={<Navigate to="/inbox" replace />} />
-      </Routes>
+      <Switch>
+        <Route path="/inbox">{shell('inbox')}</Route>
+        <Route path="/conversations">{shell('conversations')}</Route>
+        <Route path="/ask-ai">{shell('ask-ai')}</Route>
+        <Route path="/catchup">{shell('ask-ai')}</Route>
+        <Route path="/profile/:userId">{profile}</Route>
+        {/* '/', '/auth' and any unknown address. */}
+        <Route>
+          <Redirect to="/inbox" replace />
+        </Route>
+      </Switch>
     </ToastProvider>
   );
 }

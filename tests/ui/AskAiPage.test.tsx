@@ -4,7 +4,8 @@
  * up, failed, left), the thread with its sources, and the keys.
  */
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
-import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
+import { Route, Switch } from 'wouter';
+import { TestRouter, useTestLocation } from './router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CAUGHT_UP_MESSAGE, EXAMPLE_PROMPTS, SUGGESTION_CHIPS, type AskAnswer, type CatchupStartResponse, type UnreadSummary } from '../../src/model/ai';
 import { AskAiPage } from '../../src/ui/screens/AskAiPage';
@@ -33,7 +34,7 @@ const ANSWER: AskAnswer = {
 };
 
 function Where() {
-  const location = useLocation();
+  const location = useTestLocation();
   return <p>{`At ${location.pathname}${location.search}`}</p>;
 }
 
@@ -41,13 +42,13 @@ function renderAsk(path = '/ask-ai', options: FakeEngineOptions = {}) {
   const fake = createFakeEngine(options);
   fake.api.catchupStart.mockResolvedValue(SESSION);
   const view = render(
-    <MemoryRouter initialEntries={[path]}>
-      <Routes>
-        <Route path="/ask-ai" element={<AskAiPage />} />
-        <Route path="/catchup" element={<AskAiPage />} />
-        <Route path="/conversations" element={<Where />} />
-      </Routes>
-    </MemoryRouter>,
+    <TestRouter path={path}>
+      <Switch>
+        <Route path="/ask-ai">{<AskAiPage />}</Route>
+        <Route path="/catchup">{<AskAiPage />}</Route>
+        <Route path="/conversations">{<Where />}</Route>
+      </Switch>
+    </TestRouter>,
   );
   return { fake, view };
 }

@@ -1,15 +1,15 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
-import { MemoryRouter } from 'react-router';
+import { TestRouter } from './router';
 import { AuthScreen } from '../../src/ui/screens/AuthScreen';
 
 /** The sign-in page at /auth, with an optional query (a failed Slack sign-in lands with ?error=…&message=…). */
 function renderAuth(search = '') {
   return render(
-    <MemoryRouter initialEntries={[`/auth${search}`]}>
+    <TestRouter path={`/auth${search}`}>
       <AuthScreen />
-    </MemoryRouter>,
+    </TestRouter>,
   );
 }
 

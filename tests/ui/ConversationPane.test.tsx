@@ -4,7 +4,7 @@
  */
 import { act, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MemoryRouter } from 'react-router';
+import { TestRouter } from './router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ConversationSummary, Message, UserData } from '../../src/model/types';
 import { ConversationPane } from '../../src/ui/components/ConversationPane';
@@ -58,9 +58,9 @@ async function renderPane(detail?: ConversationDetail, flags?: Record<string, bo
   const onClose = vi.fn();
   const events = userEvent.setup();
   const { unmount } = render(
-    <MemoryRouter>
+    <TestRouter>
       <ConversationPane id={CHANNEL_ID} onClose={onClose} now={NOW} />
-    </MemoryRouter>,
+    </TestRouter>,
   );
   await settle();
   if (detail) await act(async () => stream.next(detail));

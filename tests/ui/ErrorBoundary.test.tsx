@@ -7,7 +7,7 @@
 import { act, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ReactNode } from 'react';
-import { MemoryRouter } from 'react-router';
+import { TestRouter } from './router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AuthStatus } from '../../src/model/types';
 import { SignedInRoutes } from '../../src/ui/App';
@@ -50,9 +50,9 @@ async function renderAt(path: string) {
   Object.assign(fake.api, { search: (o: never) => new FakeStream().subscribe(o) });
   const events = userEvent.setup();
   render(
-    <MemoryRouter initialEntries={[path]}>
+    <TestRouter path={path}>
       <SignedInRoutes status={STATUS} onLogout={() => undefined} />
-    </MemoryRouter>,
+    </TestRouter>,
   );
   await settle();
   return { events };
@@ -94,11 +94,14 @@ describe('a screen that throws', () => {
 
   it('reloads the page from Reload', async () => {
     failing.screen = 'ask-ai';
-    const reload = vi.fn();
-    vi.stubGlobal('location', { ...window.location, reload });
-    const { events } = await renderAt('/ask-ai');
-    await events.click(screen.getByRole('button', { name: 'Reload' }));
-    expect(reload).toHaveBeenCalledTimes(1);
+    const reload = vi.spyOn(window.location, 'reload').mockImplementation(() => {});
+    try {
+      const { events } = await renderAt('/ask-ai');
+      await events.click(screen.getByRole('button', { name: 'Reload' }));
+      expect(reload).toHaveBeenCalledTimes(1);
+    } finally {
+      reload.mockRestore();
+    }
   });
 
   it('tries the inbox again from its own failure once it renders', async () => {

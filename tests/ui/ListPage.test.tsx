@@ -4,7 +4,7 @@
  */
 import { act, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MemoryRouter } from 'react-router';
+import { TestRouter } from './router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Layout } from '../../src/model/layout';
 import type { ConversationSummary } from '../../src/model/types';
@@ -41,11 +41,11 @@ function renderPage(options: FakeEngineOptions = {}, views: View[] = INBOX_VIEW)
   const fake = createFakeEngine({ conversations: INBOX, users: [USER_ME, USER_ALICE], me: USER_ME.id, views, ...options });
   const events = userEvent.setup();
   render(
-    <MemoryRouter>
+    <TestRouter>
       <ToastProvider>
         <ListPage page="inbox" menuButton={null} now={NOW} />
       </ToastProvider>
-    </MemoryRouter>,
+    </TestRouter>,
   );
   return { fake, events };
 }
@@ -64,7 +64,7 @@ const headerOf = (label: string) => screen.getByRole('button', { name: new RegEx
 const headers = () => screen.queryAllByRole('button', { name: HEADER_NAME });
 const rows = () => within(list()).queryAllByRole('option');
 const row = (name: string | RegExp) => within(list()).getByRole('option', { name });
-const toasts = () => screen.getByRole('status');
+const toasts = () => screen.getByRole('region', { name: 'Notifications' });
 /** The layout of the engine's newest window request. */
 const lastLayout = (fake: ReturnType<typeof createFakeEngine>): Layout => fake.api.setWindow.mock.lastCall![4]!.layout!;
 

@@ -1,6 +1,7 @@
 import { act, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
+import { Route, Switch } from 'wouter';
+import { TestRouter, useTestLocation } from './router';
 import { describe, expect, it, vi } from 'vitest';
 import type { AuthStatus, User } from '../../src/model/types';
 import { ProfileScreen } from '../../src/ui/screens/ProfileScreen';
@@ -39,22 +40,22 @@ function engine({ flags = { userProfile: true } as Record<string, boolean>, peop
 const settle = () => act(() => new Promise<void>((resolve) => setTimeout(resolve, 0)));
 
 function Where() {
-  return <output aria-label="Location">{useLocation().pathname}</output>;
+  return <output aria-label="Location">{useTestLocation().pathname}</output>;
 }
 
 async function renderAt(entries: string[], options: Parameters<typeof engine>[0] = {}) {
   const fake = engine(options);
   const events = userEvent.setup();
   render(
-    <MemoryRouter initialEntries={entries} initialIndex={entries.length - 1}>
-      <Routes>
-        <Route path="/inbox" element={<h1>Inbox page</h1>} />
-        <Route path="/conversations" element={<h1>Conversations page</h1>} />
-        <Route path="/profile/me" element={<ProfileScreen status={STATUS} />} />
-        <Route path="/profile/:userId" element={<ProfileScreen status={STATUS} />} />
-      </Routes>
+    <TestRouter path={entries}>
+      <Switch>
+        <Route path="/inbox">{<h1>Inbox page</h1>}</Route>
+        <Route path="/conversations">{<h1>Conversations page</h1>}</Route>
+        <Route path="/profile/me"><ProfileScreen status={STATUS} /></Route>
+        <Route path="/profile/:userId"><ProfileScreen status={STATUS} /></Route>
+      </Switch>
       <Where />
-    </MemoryRouter>,
+    </TestRouter>,
   );
   await settle();
   return { ...fake, events };
@@ -138,11 +139,11 @@ describe('ProfileScreen (SPEC §2.1)', () => {
     const user = vi.fn(() => new Promise<User | null>((resolve) => (answer = resolve)));
     useEngineForTests(Promise.resolve({ featureFlags: async () => ({ userProfile: true }), user } as unknown as RemoteEngine));
     render(
-      <MemoryRouter initialEntries={['/profile/U2']}>
-        <Routes>
-          <Route path="/profile/:userId" element={<ProfileScreen status={STATUS} />} />
-        </Routes>
-      </MemoryRouter>,
+      <TestRouter path={'/profile/U2'}>
+        <Switch>
+          <Route path="/profile/:userId"><ProfileScreen status={STATUS} /></Route>
+        </Switch>
+      </TestRouter>,
     );
     await settle();
     expect(screen.getByRole('status').textContent).toBe('Loading profile...');
@@ -162,12 +163,12 @@ describe('ProfileScreen (SPEC §2.1)', () => {
   it('redirects to /inbox when the flags cannot be read', async () => {
     useEngineForTests(Promise.resolve({ featureFlags: () => Promise.reject(new Error('offline')), user: async () => ME } as unknown as RemoteEngine));
     render(
-      <MemoryRouter initialEntries={['/profile/me']}>
-        <Routes>
-          <Route path="/inbox" element={<h1>Inbox page</h1>} />
-          <Route path="/profile/me" element={<ProfileScreen status={STATUS} />} />
-        </Routes>
-      </MemoryRouter>,
+      <TestRouter path={'/profile/me'}>
+        <Switch>
+          <Route path="/inbox">{<h1>Inbox page</h1>}</Route>
+          <Route path="/profile/me"><ProfileScreen status={STATUS} /></Route>
+        </Switch>
+      </TestRouter>,
     );
     await settle();
     expect(screen.getByRole('heading', { name: 'Inbox page' })).toBeTruthy();

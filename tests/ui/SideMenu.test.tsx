@@ -1,7 +1,8 @@
 import { act, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
-import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
+import { Route, Switch } from 'wouter';
+import { TestRouter, useTestLocation } from './router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AuthStatus, User } from '../../src/model/types';
 import { SideMenu } from '../../src/ui/components/SideMenu';
@@ -25,7 +26,7 @@ function engineWithFlags(flags: Record<string, boolean>) {
 const settle = () => act(() => new Promise<void>((resolve) => setTimeout(resolve, 0)));
 
 function Where() {
-  return <output aria-label="Location">{useLocation().pathname}</output>;
+  return <output aria-label="Location">{useTestLocation().pathname}</output>;
 }
 
 function Page({ status, onLogout }: { status: AuthStatus; onLogout: () => void }) {
@@ -51,13 +52,13 @@ async function openMenu({
   const onLogout = vi.fn();
   const events = userEvent.setup();
   render(
-    <MemoryRouter initialEntries={[path]}>
-      <Routes>
-        <Route path="/profile/me" element={<h1>My profile</h1>} />
-        <Route path="*" element={<Page status={status} onLogout={onLogout} />} />
-      </Routes>
+    <TestRouter path={path}>
+      <Switch>
+        <Route path="/profile/me">{<h1>My profile</h1>}</Route>
+        <Route><Page status={status} onLogout={onLogout} /></Route>
+      </Switch>
       <Where />
-    </MemoryRouter>,
+    </TestRouter>,
   );
   const opener = screen.getByRole('button', { name: 'Open menu' });
   await events.click(opener);
@@ -78,9 +79,9 @@ describe('SideMenu drawer (SPEC §2.5)', () => {
   it('renders nothing while closed', async () => {
     engineWithFlags({ userProfile: true });
     render(
-      <MemoryRouter>
+      <TestRouter>
         <SideMenu open={false} onClose={() => {}} status={statusFor(ADA)} onLogout={() => {}} />
-      </MemoryRouter>,
+      </TestRouter>,
     );
     await settle();
     expect(screen.queryByRole('navigation', { name: 'Menu' })).toBeNull();

@@ -6,7 +6,8 @@
  * conversation back to where it was read up to, with an 'Undone' toast.
  */
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
-import { MemoryRouter, Route, Routes } from 'react-router';
+import { Route, Switch } from 'wouter';
+import { TestRouter } from './router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CatchupChatResponse, CatchupStartResponse } from '../../src/model/ai';
 import { ToastProvider } from '../../src/ui/components/Toasts';
@@ -29,12 +30,12 @@ function renderAsk(path = '/catchup') {
   fake.api.markUnread.mockResolvedValue(true);
   render(
     <ToastProvider>
-      <MemoryRouter initialEntries={[path]}>
-        <Routes>
-          <Route path="/catchup" element={<AskAiPage />} />
-          <Route path="/ask-ai" element={<AskAiPage />} />
-        </Routes>
-      </MemoryRouter>
+      <TestRouter path={path}>
+        <Switch>
+          <Route path="/catchup">{<AskAiPage />}</Route>
+          <Route path="/ask-ai">{<AskAiPage />}</Route>
+        </Switch>
+      </TestRouter>
     </ToastProvider>,
   );
   return fake;
@@ -135,11 +136,11 @@ describe('the proposal’s buttons', () => {
       },
     });
     render(
-      <MemoryRouter initialEntries={['/ask-ai']}>
-        <Routes>
-          <Route path="/ask-ai" element={<AskAiPage />} />
-        </Routes>
-      </MemoryRouter>,
+      <TestRouter path={'/ask-ai'}>
+        <Switch>
+          <Route path="/ask-ai">{<AskAiPage />}</Route>
+        </Switch>
+      </TestRouter>,
     );
     await wait();
     expect(proposal()?.closest('article')?.textContent).toContain('Say yes to confirm.');

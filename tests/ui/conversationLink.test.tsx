@@ -4,7 +4,7 @@
  * it). The real routes, shell, list and conversation pane, against the stand-in engine.
  */
 import { act, render, screen, within } from '@testing-library/react';
-import { MemoryRouter, useLocation } from 'react-router';
+import { TestRouter, useTestLocation } from './router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ConversationSummary, Message } from '../../src/model/types';
 import { BUILTIN_VIEWS } from '../../src/model/views';
@@ -31,7 +31,7 @@ const settle = () => act(() => new Promise<void>((resolve) => setTimeout(resolve
 
 let shownAddress = '';
 function Address() {
-  const location = useLocation();
+  const location = useTestLocation();
   shownAddress = location.pathname + location.search;
   return null;
 }
@@ -40,10 +40,10 @@ async function openLink(address: string) {
   const fake = createFakeEngine({ conversations: [GENERAL], users: [USER_ME, USER_ALICE], me: USER_ME.id, views: [...BUILTIN_VIEWS] });
   Object.assign(fake.api, { search: (o: never) => new FakeStream().subscribe(o) });
   render(
-    <MemoryRouter initialEntries={[address]}>
+    <TestRouter path={address}>
       <SignedInRoutes status={{ authenticated: true, user: USER_ME, workspace: { id: 'T1', name: 'Acme' }, organizations: [] }} onLogout={() => undefined} />
       <Address />
-    </MemoryRouter>,
+    </TestRouter>,
   );
   await settle();
   await settle();
@@ -104,9 +104,9 @@ describe('ConversationPane', () => {
     const fake = createFakeEngine({ conversations: [GENERAL], users: [USER_ME, USER_ALICE], me: USER_ME.id });
     const request = { id: CHANNEL_ID, highlightTs: `${M1.ts}"]`, nonce: 1 };
     render(
-      <MemoryRouter>
+      <TestRouter>
         <ConversationPane id={CHANNEL_ID} request={request} onClose={() => undefined} now={FAKE_NOW} />
-      </MemoryRouter>,
+      </TestRouter>,
     );
     await settle();
     await act(async () => fake.conversation(CHANNEL_ID).next(DETAIL));

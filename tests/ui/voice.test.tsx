@@ -4,7 +4,8 @@
  * window and navigator; the component and the Ask AI page run unchanged on top of them.
  */
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
-import { MemoryRouter, Route, Routes } from 'react-router';
+import { Route, Switch } from 'wouter';
+import { TestRouter } from './router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { VOICE_ERRORS } from '../../src/model/ai';
 import { VoiceInput } from '../../src/ui/components/ask/VoiceInput';
@@ -351,11 +352,11 @@ describe('voice mode on the Ask AI page (SPEC §2.9)', () => {
     fake.api.catchupStart.mockResolvedValue({ success: true, sessionId: 's1', message: 'You have 2 urgent conversations.', stats: { urgent: 2, can_wait: 0, fyi: 0, total: 2, cleared: 0 } });
     fake.api.catchupChat.mockResolvedValue({ success: true, message: '• Deploy failed [1]\n• Incident open' });
     render(
-      <MemoryRouter initialEntries={['/ask-ai']}>
-        <Routes>
-          <Route path="/ask-ai" element={<AskAiPage />} />
-        </Routes>
-      </MemoryRouter>,
+      <TestRouter path={'/ask-ai'}>
+        <Switch>
+          <Route path="/ask-ai">{<AskAiPage />}</Route>
+        </Switch>
+      </TestRouter>,
     );
     return fake;
   }

@@ -15,7 +15,7 @@ import type { MentionData, Message, UserData } from '../../model/types';
 import { command } from '../engine';
 import { useConversation } from '../hooks/useEngine';
 import { matchesAction, useActionHandlers } from '../keyboard/dispatch';
-import { Link } from 'react-router';
+import { Link } from 'wouter';
 import { useFeatureFlag } from '../hooks/useFeatureFlag';
 import { Avatar } from './Avatar';
 import { MessageContent } from './MessageContent';
@@ -339,7 +339,7 @@ function MessageItem({ message, users, names, now, highlighted, profiles, homeTe
   return (
     <article className={`message${message.pending ? ' pending' : ''}${highlighted ? ' highlighted' : ''}`} data-ts={message.ts}>
       {profiles && uid ? (
-        <Link to={`/profile/${uid}`} className="author-link" tabIndex={-1} aria-hidden="true">
+        <Link href={`/profile/${uid}`} className="author-link" tabIndex={-1} aria-hidden="true">
           <Avatar avatar={avatarOf(user, uid)} size={32} />
         </Link>
       ) : (
@@ -348,7 +348,7 @@ function MessageItem({ message, users, names, now, highlighted, profiles, homeTe
       <div className="message-body">
         <div className="message-meta">
           {profiles && uid ? (
-            <Link to={`/profile/${uid}`} className="message-author author-link">
+            <Link href={`/profile/${uid}`} className="message-author author-link">
               {name}
             </Link>
           ) : (

@@ -6,7 +6,7 @@
  */
 import { useEffect, useRef, type ErrorInfo, type ReactNode } from 'react';
 import { ErrorBoundary, type FallbackProps } from 'react-error-boundary';
-import { Link, useLocation } from 'react-router';
+import { Link, useLocation } from 'wouter';
 import { log } from '../log';
 
 export const SCREEN_ERROR_TITLE = 'Something went wrong on this screen';
@@ -21,7 +21,7 @@ function logScreenError(error: unknown, info: ErrorInfo): void {
 
 /** What the failed screen shows in its place; `menuButton` keeps the side menu reachable. */
 function ScreenError({ resetErrorBoundary, menuButton }: FallbackProps & { menuButton?: ReactNode }) {
-  const { pathname } = useLocation();
+  const [pathname] = useLocation();
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
   return (
@@ -38,7 +38,7 @@ function ScreenError({ resetErrorBoundary, menuButton }: FallbackProps & { menuB
           Reload
         </button>
         {/* Another route starts the boundary over by itself; the inbox's own failure tries it again. */}
-        <Link className="button" to="/inbox" onClick={() => pathname === '/inbox' && resetErrorBoundary()}>
+        <Link className="button" href="/inbox" onClick={() => pathname === '/inbox' && resetErrorBoundary()}>
           Go to Inbox
         </Link>
       </main>
@@ -48,7 +48,7 @@ function ScreenError({ resetErrorBoundary, menuButton }: FallbackProps & { menuB
 
 /** Wraps one routed screen (or the page area of the shell). */
 export function ScreenBoundary({ children, menuButton }: { children: ReactNode; menuButton?: ReactNode }) {
-  const { pathname } = useLocation();
+  const [pathname] = useLocation();
   return (
     <ErrorBoundary
       resetKeys={[pathname]}

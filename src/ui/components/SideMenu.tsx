@@ -1,5 +1,6 @@
-import { Fragment, useCallback, useEffect, useId, useLayoutEffect, useRef, useState, type ComponentType, type KeyboardEvent as ReactKeyboardEvent } from 'react';
-import { NavLink, useNavigate } from 'react-router';
+import { Fragment, useCallback, useEffect, useId, useLayoutEffect, useRef, useState, type ComponentType, type KeyboardEvent as ReactKeyboardEvent, type ReactNode } from 'react';
+import { Link, useRoute } from 'wouter';
+import { useNavigate } from '../router';
 import type { AuthStatus } from '../../model/types';
 import { displayName } from '../../model/rows';
 import { stripBidi } from '../../model/linkSafety';
@@ -114,10 +115,10 @@ export function SideMenu({ open, onClose, status, onLogout }: { open: boolean; o
         <ul className="drawer-pages">
           {PAGES.map(({ to, label, icon: PageIcon }) => (
             <li key={to}>
-              <NavLink to={to} className="drawer-page" onClick={onClose}>
+              <PageLink to={to} onClick={onClose}>
                 <PageIcon className="drawer-page-icon" />
                 <span className="drawer-page-label">{label}</span>
-              </NavLink>
+              </PageLink>
             </li>
           ))}
         </ul>
@@ -142,6 +143,16 @@ interface Item {
   label: string;
   icon: ComponentType<IconProps>;
   run: () => void;
+}
+
+/** A page of the menu: marked as the current page when it is (aria-current). */
+function PageLink({ to, onClick, children }: { to: string; onClick: () => void; children: ReactNode }) {
+  const [active] = useRoute(to);
+  return (
+    <Link href={to} className={`drawer-page${active ? ' active' : ''}`} aria-current={active ? 'page' : undefined} onClick={onClick}>
+      {children}
+    </Link>
+  );
 }
 
 /** The member and a menu button (WAI-ARIA menu button pattern) with the account actions. */
@@ -200,7 +211,7 @@ function AccountMenu({ status, profileEnabled, onLogout, onNavigate }: { status:
       run: () => {
         close(false);
         onNavigate();
-        void navigate('/profile/me');
+        navigate('/profile/me');
       },
     });
   }

@@ -30,11 +30,11 @@ export interface ActionHandler {
 export type ActionHandlers = Partial<Record<ActionId, ActionHandler>>;
 
 /** The scopes the dispatcher serves; the others' keys are read by their components. */
-const DISPATCHED = new Set(['anywhere', 'list', 'conversation', 'ask']);
+const DISPATCHED = new Set(['anywhere', 'list', 'conversation', 'ask', 'profile']);
 /** Keys a focused control uses itself: the list's bindings of them need the list focused. */
 const NAVIGATION = new Set(['Tab', 'Enter', 'ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight', 'Home', 'End', ' ']);
 /** The more specific scope wins when two actions share a key. */
-const PRECEDENCE: Record<string, number> = { conversation: 0, ask: 0, list: 1, anywhere: 2 };
+const PRECEDENCE: Record<string, number> = { conversation: 0, ask: 0, profile: 0, list: 1, anywhere: 2 };
 export const SEQUENCE_MS = 1_000;
 
 interface Binding {

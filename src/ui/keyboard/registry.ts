@@ -25,6 +25,8 @@ export type Scope =
   | 'palette'
   /** The Ask AI page. */
   | 'ask'
+  /** A profile page. */
+  | 'profile'
   /** A dialog (the focus inbox dialog, the palette, the overlay). */
   | 'dialog';
 
@@ -36,6 +38,7 @@ export const SCOPE_LABELS: Record<Scope, string> = {
   'conversation-search': 'Search in a conversation',
   palette: 'Search palette',
   ask: 'Ask AI',
+  profile: 'Profile',
   dialog: 'Dialogs',
 };
 
@@ -113,6 +116,8 @@ export const ACTIONS = [
   { id: 'leave-ask', label: 'Leave the Ask AI conversation (ends the catch-up)', keys: ['Escape'], scope: 'ask', whileTyping: true },
   { id: 'voice-mode', label: 'Voice mode on or off', keys: ['mod+shift+V'], scope: 'ask', whileTyping: true },
   { id: 'undo-catchup', label: "Undo the catch-up's last mark read", keys: ['mod+z'], scope: 'ask', whileTyping: true },
+  // A profile
+  { id: 'profile-back', label: 'Back (to the inbox when the profile was the first page)', keys: ['Escape'], scope: 'profile' },
   // Dialogs
   { id: 'dialog-save', label: 'Save (in the focus inbox dialog)', keys: ['Enter'], scope: 'dialog', whileTyping: true },
   { id: 'dialog-cancel', label: 'Close the dialog', keys: ['Escape'], scope: 'dialog', whileTyping: true },

@@ -8,7 +8,8 @@
  * ? lists the shortcuts.
  */
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
-import { useLocation, useNavigate } from 'react-router';
+import { useLocation, useSearch } from 'wouter';
+import { useNavigate } from '../router';
 import { useObservableState } from 'observable-hooks';
 import type { AskSource, CatchupStats, UnreadSummary } from '../../model/ai';
 import { AskInput } from '../components/ask/AskInput';
@@ -35,7 +36,8 @@ export interface AskAiPageProps {
 }
 
 export function AskAiPage({ menuButton, onOpenConversation }: AskAiPageProps) {
-  const location = useLocation();
+  const [pathname] = useLocation();
+  const search = useSearch();
   const navigate = useNavigate();
   const summary = useObservableState(unreadSummary$, null);
   const [voiceOn, setVoiceOn] = useState(false);
@@ -56,11 +58,11 @@ export function AskAiPage({ menuButton, onOpenConversation }: AskAiPageProps) {
 
   // Entry by address: /catchup starts at once; ?q= starts with that question.
   useEffect(() => {
-    const question = new URLSearchParams(location.search).get('q')?.trim();
+    const question = new URLSearchParams(search).get('q')?.trim();
     if (question) begin(question);
-    else if (location.pathname === '/catchup') begin();
-    // Once per navigation (a new key), not when begin changes.
-  }, [location.key]);
+    else if (pathname === '/catchup') begin();
+    // Once per navigation (a new address), not when begin changes.
+  }, [pathname, search]);
 
   useEffect(() => {
     if (view.messages.length) setNow(Date.now());
@@ -72,8 +74,8 @@ export function AskAiPage({ menuButton, onOpenConversation }: AskAiPageProps) {
     setDraft('');
     leave();
     // Leaving forgets the question of the address, so a reload does not ask it again.
-    if (new URLSearchParams(location.search).has('q')) void navigate('/ask-ai', { replace: true });
-  }, [leave, location.search, navigate]);
+    if (new URLSearchParams(search).has('q')) navigate('/ask-ai', { replace: true });
+  }, [leave, search, navigate]);
 
   const startVoice = useCallback(() => {
     if (!inConversation) begin();
@@ -101,7 +103,7 @@ export function AskAiPage({ menuButton, onOpenConversation }: AskAiPageProps) {
     (source: AskSource) => {
       stopSpeaking();
       if (onOpenConversation) onOpenConversation(source.conversation_id, source.timestamp);
-      else void navigate(sourceHref(source));
+      else navigate(sourceHref(source));
     },
     [onOpenConversation, navigate],
   );

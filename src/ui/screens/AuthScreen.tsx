@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { useSearchParams } from 'react-router';
+import { useSearch } from 'wouter';
+import { useNavigate } from '../router';
 import { WaitlistModal, type WaitlistPlatform } from '../components/WaitlistModal';
 
 /**
@@ -22,7 +23,8 @@ const SIGN_IN_ERROR_DEFAULT = 'Slack sign-in did not complete. Please try again.
 export function AuthScreen() {
   const [connecting, setConnecting] = useState(false);
   const [waitlist, setWaitlist] = useState<WaitlistPlatform | null>(null);
-  const [params, setParams] = useSearchParams();
+  const params = new URLSearchParams(useSearch());
+  const navigate = useNavigate();
   const errorCode = params.get('error');
   const signInError = errorCode ? (Object.hasOwn(SIGN_IN_ERRORS, errorCode) ? SIGN_IN_ERRORS[errorCode]! : SIGN_IN_ERROR_DEFAULT) : null;
 
@@ -44,7 +46,7 @@ export function AuthScreen() {
         {signInError && (
           <div className="banner error" role="alert">
             <span>{signInError}</span>
-            <button type="button" className="icon-button" aria-label="Dismiss" onClick={() => setParams({}, { replace: true })}>
+            <button type="button" className="icon-button" aria-label="Dismiss" onClick={() => navigate('/auth', { replace: true })}>
               ×
             </button>
           </div>

@@ -3,14 +3,15 @@
  * userProfile feature flag is on (otherwise the route redirects to /inbox).
  */
 import { useFeatureFlag } from '../hooks/useFeatureFlag';
-import { useCallback, useEffect, useId } from 'react';
-import { Link, Navigate, useLocation, useNavigate, useParams } from 'react-router';
+import { useCallback, useId } from 'react';
+import { Link, Redirect, useParams } from 'wouter';
+import { canGoBack, useNavigate } from '../router';
+import { useActionHandlers } from '../keyboard/dispatch';
 import { useObservable, useObservableState } from 'observable-hooks';
 import { catchError, defer, map, of, startWith, switchMap } from 'rxjs';
 import type { AuthStatus, User } from '../../model/types';
 import { avatarOf, displayName } from '../../model/rows';
 import { command } from '../engine';
-import { isTyping } from '../keyboard/shortcuts';
 import { Avatar } from '../components/Avatar';
 import { ArrowLeftIcon, MailIcon } from '../components/Icons';
 import '../styles-menu.css';
@@ -72,25 +73,14 @@ export function ProfileScreen({ status }: { status: AuthStatus }) {
   // My own record comes with the auth status; anybody else is looked up in the engine.
   const lookup = useUser(isMe ? null : (userId ?? null));
   const navigate = useNavigate();
-  const location = useLocation();
-  // The first entry of a history has the key 'default': nothing to go back to.
-  const canGoBack = location.key !== 'default';
+  // The page Sift was opened on has nothing of Sift's to go back to: Back goes to the inbox.
   const back = useCallback(() => {
-    if (canGoBack) void navigate(-1);
-    else void navigate('/inbox');
-  }, [canGoBack, navigate]);
+    if (canGoBack()) window.history.back();
+    else navigate('/inbox');
+  }, [navigate]);
+  useActionHandlers({ 'profile-back': { run: back } });
 
-  useEffect(() => {
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key !== 'Escape' || event.defaultPrevented || isTyping(event.target)) return;
-      event.preventDefault();
-      back();
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [back]);
-
-  if (enabled === false) return <Navigate to="/inbox" replace />;
+  if (enabled === false) return <Redirect to="/inbox" replace />;
 
   let body;
   if (enabled === undefined || (!isMe && lookup.state === 'loading')) {
@@ -163,7 +153,7 @@ function NotInWorkspace() {
     <section className="profile-card profile-missing">
       <h1 className="profile-name">This person is not in your workspace</h1>
       <p className="muted">They may have left, or the link may be wrong.</p>
-      <Link className="button primary" to="/inbox">
+      <Link className="button primary" href="/inbox">
         Back to Inbox
       </Link>
     </section>

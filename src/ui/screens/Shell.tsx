@@ -1,6 +1,7 @@
 /** The signed-in screens: top bar with sub-view tabs, the list and the open conversation. */
 import { useCallback, useEffect, useState } from 'react';
-import { useLocation, useNavigate } from 'react-router';
+import { useLocation, useSearch } from 'wouter';
+import { useNavigate } from '../router';
 import { useObservableState } from 'observable-hooks';
 import type { PaletteItem } from '../../model/search';
 import type { SearchState } from '../../streams/searchResults';
@@ -64,10 +65,10 @@ export function Shell({ page, status, onLogout }: { page: Page; status: AuthStat
   const [theme, setTheme] = useState(readTheme);
   useActionHandlers({
     search: { run: openPalette },
-    'go-inbox': { run: () => void navigate('/inbox') },
-    'go-conversations': { run: () => void navigate('/conversations') },
-    'go-ask-ai': { run: () => void navigate('/ask-ai') },
-    'go-profile': { run: () => void navigate('/profile/me'), enabled: () => profiles },
+    'go-inbox': { run: () => navigate('/inbox') },
+    'go-conversations': { run: () => navigate('/conversations') },
+    'go-ask-ai': { run: () => navigate('/ask-ai') },
+    'go-profile': { run: () => navigate('/profile/me'), enabled: () => profiles },
     'next-region': { run: () => moveRegion(1) },
     'previous-region': { run: () => moveRegion(-1) },
     'switch-theme': {
@@ -83,7 +84,7 @@ export function Shell({ page, status, onLogout }: { page: Page; status: AuthStat
 
   const openConversation = useCallback(
     (id: string, extra: Omit<OpenConversation, 'id' | 'nonce'>) => {
-      if (page === 'ask-ai') void navigate('/conversations');
+      if (page === 'ask-ai') navigate('/conversations');
       setOpenRequest({ id, ...extra, nonce: Date.now() });
     },
     [page, navigate],
@@ -91,23 +92,24 @@ export function Shell({ page, status, onLogout }: { page: Page; status: AuthStat
 
   // A link into a conversation (an AI answer's source): /conversations?open=<id>&ts=<message ts>.
   // Either value may be anything: an id or a ts of the wrong shape is ignored (issue 12).
-  const location = useLocation();
+  const [pathname] = useLocation();
+  const address = useSearch();
   useEffect(() => {
     if (page === 'ask-ai') return;
-    const params = new URLSearchParams(location.search);
+    const params = new URLSearchParams(address);
     const id = params.get('open');
     if (id === null) return;
     const ts = params.get('ts');
     if (isConversationId(id)) setOpenRequest({ id, ...(isTs(ts) ? { highlightTs: ts } : {}), nonce: Date.now() });
-    void navigate(location.pathname, { replace: true });
-  }, [page, location.search, location.pathname, navigate]);
+    navigate(pathname, { replace: true });
+  }, [page, address, pathname, navigate]);
 
   const choose = useCallback(
     async (item: PaletteItem) => {
       setPaletteOpen(false);
       if (item.kind === 'conversation') openConversation(item.id, { focusInput: true });
       else if (item.kind === 'message') openConversation(item.conversationId, { highlightTs: item.ts, focusInput: true });
-      else if (profiles) void navigate(`/profile/${item.id}`);
+      else if (profiles) navigate(`/profile/${item.id}`);
       else {
         const dm = await command((api) => api.dmWith(item.id));
         if (dm) openConversation(dm, { focusInput: true });
