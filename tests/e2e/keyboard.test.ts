@@ -23,6 +23,8 @@ beforeAll(async () => {
 const activeId = () => page.getByRole('listbox').getAttribute('aria-activedescendant');
 const rowIdAt = (i: number) => page.getByRole('option').nth(i).getAttribute('data-conversation-id');
 const openTitle = () => page.locator('.detail-title').textContent();
+/** The visible toasts (the page's announcer says the same words, visually hidden: issue 13 §3). */
+const toasts = () => page.getByRole('region', { name: 'Notifications' });
 const inboxCount = async () => Number(await page.getByRole('tab', { name: /Inbox/ }).locator('.tab-count').textContent());
 
 describe('keyboard', () => {
@@ -64,15 +66,15 @@ describe('keyboard', () => {
     const id = await rowIdAt(0);
     const name = await page.getByRole('option').first().locator('.row-name').textContent();
     await page.keyboard.press('Control+1');
-    await page.getByText(`${name} marked as Urgent`).waitFor();
+    await toasts().getByText(`${name} marked as Urgent`).waitFor();
     await page.locator(`[data-conversation-id="${id}"] .category-bars.level-3`).waitFor();
     await page.keyboard.press('Control+z');
-    await page.getByText('Undone').waitFor();
+    await toasts().getByText('Undone').waitFor();
     await page.locator(`[data-conversation-id="${id}"] .category-bars.level-0`).waitFor();
     await page.keyboard.press('Control+3');
-    await page.getByText(`${name} marked as FYI`).waitFor();
+    await toasts().getByText(`${name} marked as FYI`).waitFor();
     await page.keyboard.press('Control+0');
-    await page.getByText(`Removed category from ${name}`).waitFor();
+    await toasts().getByText(`Removed category from ${name}`).waitFor();
   });
 
   it('marks the open conversation unread again with u', async () => {

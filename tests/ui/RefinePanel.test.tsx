@@ -7,6 +7,7 @@ import userEvent from '@testing-library/user-event';
 import { useRef, useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { REFINE_MODES, REFINE_MODE_LABELS } from '../../src/model/ai';
+import { ANNOUNCE_GAP_MS, AnnouncerProvider } from '../../src/ui/components/Announcer';
 import { RefinePanel } from '../../src/ui/components/RefinePanel';
 import { createFakeEngine } from './fakeEngine';
 
@@ -236,3 +237,27 @@ describe('RefinePanel view (SPEC §4.7)', () => {
     expect(screen.getByRole('alert').textContent).toContain('Error refining message: Network down');
   });
 });
+
+describe('RefinePanel and the announcer (issue 13 §3)', () => {
+  it('says when a refinement starts and then the suggestion once it is done, never the streamed pieces', async () => {
+    const fake = createFakeEngine();
+    const user = userEvent.setup();
+    render(
+      <AnnouncerProvider>
+        <Composer initial="hey can u look at the deploy" />
+      </AnnouncerProvider>,
+    );
+    const said = screen.getByRole('status');
+    await startPolish(user);
+    expect(said.textContent).toBe('Polish: generating a suggestion');
+    // The visible 'Generating...' is no second live region: the page has one announcer.
+    expect(screen.getAllByRole('status')).toHaveLength(1);
+    const { stream } = fake.refines[0]!;
+    await act(async () => stream.next({ chunk: 'Hey, could you ' }));
+    await act(async () => new Promise<void>((resolve) => setTimeout(resolve, ANNOUNCE_GAP_MS + 50)));
+    expect(said.textContent).toBe('Polish: generating a suggestion');
+    await act(async () => stream.next({ done: true, text: 'Hey, could you take a look at the deploy?' }));
+    expect(said.textContent).toBe('Polish suggestion ready: Hey, could you take a look at the deploy?');
+  });
+});
+

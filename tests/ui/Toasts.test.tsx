@@ -1,6 +1,7 @@
-/** Toasts for feedback (SPEC §2.10, §9): 3000 ms by default, or the time given; at most three at once. */
+/** Toasts for feedback (SPEC §2.10, §9): 3000 ms by default, or the time given; at most three at once; each said by the page's announcer (issue 13 §3). */
 import { act, render, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ANNOUNCE_GAP_MS, AnnouncerProvider } from '../../src/ui/components/Announcer';
 import { ToastProvider, useToast } from '../../src/ui/components/Toasts';
 
 let show: ReturnType<typeof useToast> = () => {};
@@ -16,10 +17,11 @@ function renderToasts() {
       <Probe />
     </ToastProvider>,
   );
-  return screen.getByRole('status');
+  return screen.getByRole('region', { name: 'Notifications' });
 }
 
-const texts = () => within(screen.getByRole('status')).queryAllByText(/.+/).map((t) => t.textContent);
+const stack = () => within(screen.getByRole('region', { name: 'Notifications' }));
+const texts = () => stack().queryAllByText(/.+/).map((t) => t.textContent);
 const advance = (ms: number) => act(() => vi.advanceTimersByTime(ms));
 
 beforeEach(() => {
@@ -31,31 +33,59 @@ afterEach(() => {
 });
 
 describe('Toasts (SPEC §2.10, §9)', () => {
-  it('shows the text in a polite status region', () => {
+  it("shows the text in the Notifications region, which is not live: the page's one announcer says it", () => {
     const region = renderToasts();
-    expect(region.getAttribute('aria-live')).toBe('polite');
+    expect(region.hasAttribute('aria-live')).toBe(false);
     expect(region.textContent).toBe('');
     act(() => show('Saved'));
     expect(within(region).getByText('Saved')).toBeTruthy();
+    const status = screen.getByRole('status');
+    expect(status.getAttribute('aria-live')).toBe('polite');
+    expect(region.contains(status)).toBe(false);
+    expect(status.textContent).toBe('Saved');
     expect(screen.getByText('Page')).toBeTruthy();
+  });
+
+  it('every toast is announced, one after another when they come together', () => {
+    renderToasts();
+    act(() => {
+      show('Alice Adams marked as Urgent');
+      show('Undone');
+    });
+    expect(screen.getByRole('status').textContent).toBe('Alice Adams marked as Urgent');
+    advance(ANNOUNCE_GAP_MS);
+    expect(screen.getByRole('status').textContent).toBe('Undone');
+  });
+
+  it('uses an announcer already on the page rather than adding a second', () => {
+    render(
+      <AnnouncerProvider>
+        <ToastProvider>
+          <Probe />
+        </ToastProvider>
+      </AnnouncerProvider>,
+    );
+    act(() => show('Saved'));
+    expect(screen.getAllByRole('status')).toHaveLength(1);
+    expect(screen.getByRole('status').textContent).toBe('Saved');
   });
 
   it('disappears after 3000 ms by default', () => {
     renderToasts();
     act(() => show('Saved'));
     advance(2999);
-    expect(screen.getByText('Saved')).toBeTruthy();
+    expect(stack().getByText('Saved')).toBeTruthy();
     advance(1);
-    expect(screen.queryByText('Saved')).toBeNull();
+    expect(stack().queryByText('Saved')).toBeNull();
   });
 
   it.each([2500, 10_000])('disappears after the %i ms it is given', (ms) => {
     renderToasts();
     act(() => show('Alice Adams marked as Urgent', ms));
     advance(ms - 1);
-    expect(screen.getByText('Alice Adams marked as Urgent')).toBeTruthy();
+    expect(stack().getByText('Alice Adams marked as Urgent')).toBeTruthy();
     advance(1);
-    expect(screen.queryByText('Alice Adams marked as Urgent')).toBeNull();
+    expect(stack().queryByText('Alice Adams marked as Urgent')).toBeNull();
   });
 
   it('shows at most three at once: a fourth pushes out the oldest', () => {
@@ -80,7 +110,7 @@ describe('Toasts (SPEC §2.10, §9)', () => {
       show('Undone');
       show('Undone');
     });
-    expect(screen.getAllByText('Undone')).toHaveLength(2);
+    expect(stack().getAllByText('Undone')).toHaveLength(2);
   });
 
   // BUG (src/ui/components/Toasts.tsx): ToastItem's timer effect depends on `onDone`, a new arrow

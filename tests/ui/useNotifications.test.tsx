@@ -1,8 +1,11 @@
 /** Desktop notifications (SPEC §4.3, §4.15) with the browser's Notification replaced at its interface. */
-import { act, renderHook } from '@testing-library/react';
+import { act, renderHook, screen } from '@testing-library/react';
+import type { ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ANNOUNCE_GAP_MS, AnnouncerProvider } from '../../src/ui/components/Announcer';
 import { useNotifications } from '../../src/ui/hooks/useNotifications';
-import { createFakeEngine } from './fakeEngine';
+import { USER_ALICE, USER_ME } from '../fixtures/events';
+import { createFakeEngine, summary } from './fakeEngine';
 
 class FakeNotification {
   static permission: NotificationPermission = 'default';
@@ -105,5 +108,55 @@ describe('useNotifications', () => {
     // An RLO in a name would reverse what follows it in the system's notification ('gpj.exe' reads 'exe.jpg').
     act(() => engine.streams.incoming.next({ ...message, author: 'Mallory \u202Egpj.exe', title: 'Dana\u2066, Bob\u2069\n\u0007' }));
     expect(FakeNotification.shown[0]!.title).toBe('Mallory gpj.exe in Dana, Bob');
+  });
+});
+
+describe('useNotifications: the announcer (issue 13 §3)', () => {
+  const PAYMENTS = summary({ id: 'C_PAY', name: 'payments', type: 'channel' });
+  const DM = summary({ id: 'D_ALICE', name: 'dm', type: 'dm', dm_user: USER_ALICE.id, member_ids: [USER_ME.id, USER_ALICE.id] });
+  const wrapper = ({ children }: { children: ReactNode }) => <AnnouncerProvider>{children}</AnnouncerProvider>;
+  const flush = () => act(async () => vi.advanceTimersByTime(0));
+
+  function setup() {
+    const engine = createFakeEngine({ conversations: [PAYMENTS, DM], users: [USER_ME, USER_ALICE], me: USER_ME.id });
+    renderHook(() => useNotifications(() => {}), { wrapper });
+    return { engine, region: screen.getByRole('status') };
+  }
+
+  it("says a new message while the page is visible: 'New message from Dana Reyes in #payments'", async () => {
+    const { engine, region } = setup();
+    await flush();
+    act(() => engine.streams.incoming.next({ conversationId: 'C_PAY', title: 'payments', author: 'Dana Reyes', body: 'Refund is stuck' }));
+    await flush();
+    expect(region.textContent).toBe('New message from Dana Reyes in #payments');
+  });
+
+  it('a direct message names only its author', async () => {
+    const { engine, region } = setup();
+    await flush();
+    act(() => engine.streams.incoming.next({ conversationId: 'D_ALICE', title: 'Alice Adams', author: 'Alice Adams', body: 'hi' }));
+    await flush();
+    expect(region.textContent).toBe('New message from Alice Adams');
+  });
+
+  it('a burst is said as one: the count and the latest', async () => {
+    const { engine, region } = setup();
+    await flush();
+    act(() => engine.streams.incoming.next({ conversationId: 'C_PAY', title: 'payments', author: 'Dana Reyes', body: '1' }));
+    await flush();
+    for (const author of ['Sam Lee', 'Kim Park', 'Alice Adams']) act(() => engine.streams.incoming.next({ conversationId: author === 'Alice Adams' ? 'D_ALICE' : 'C_PAY', title: author === 'Alice Adams' ? 'Alice Adams' : 'payments', author, body: 'x' }));
+    await flush();
+    expect(region.textContent).toBe('New message from Dana Reyes in #payments');
+    await act(async () => vi.advanceTimersByTime(ANNOUNCE_GAP_MS));
+    expect(region.textContent).toBe('3 new messages, the latest from Alice Adams');
+  });
+
+  it('says nothing while the page is hidden (the desktop notification speaks then)', async () => {
+    visibility = 'hidden';
+    const { engine, region } = setup();
+    await flush();
+    act(() => engine.streams.incoming.next({ conversationId: 'C_PAY', title: 'payments', author: 'Dana Reyes', body: 'x' }));
+    await flush();
+    expect(region.textContent).toBe('');
   });
 });

@@ -7,15 +7,26 @@
  * at the end); Cancel or Esc discards it and unsubscribes, which cancels the request. A failure
  * closes the view and shows an in-app alert 'Error refining message: {reason}' with Dismiss.
  * The mode buttons are disabled while the box is blank or a suggestion is streaming.
+ * The page's announcer says when a refinement starts and, once done, the suggestion itself
+ * (issue 13 §3); the streamed text is not read piece by piece (the view is aria-busy meanwhile).
  */
 import { useEffect, useId, useLayoutEffect, useRef, useState, type RefObject } from 'react';
 import type { Subscription } from 'rxjs';
 import { REFINE_MODES, REFINE_MODE_LABELS, refineErrorText, type RefineEvent, type RefineMode } from '../../model/ai';
 import { remoteStream } from '../engine';
 import { isTyping } from '../keyboard/shortcuts';
+import { useAnnounce } from './Announcer';
 import '../styles-ai.css';
 
 export const GENERATING = 'Generating...';
+
+/** What the announcer says as a refinement starts, and when its suggestion is ready. */
+export function refineStartedText(mode: RefineMode): string {
+  return `${REFINE_MODE_LABELS[mode]}: generating a suggestion`;
+}
+export function refineDoneText(mode: RefineMode, suggestion: string): string {
+  return `${REFINE_MODE_LABELS[mode]} suggestion ready: ${suggestion}`;
+}
 
 /** Alt+1..5 pick the modes in toolbar order (by physical key: Option+digit types a symbol on macOS). */
 export function refineModeForKey(event: KeyboardEvent): RefineMode | null {
@@ -49,6 +60,7 @@ export function RefinePanel({ text, input, onApply }: RefinePanelProps) {
   const view = useRef<HTMLDivElement>(null);
   const cancelButton = useRef<HTMLButtonElement>(null);
   const headingId = useId();
+  const announce = useAnnounce();
 
   const streaming = state.status === 'streaming';
   const blank = !text.trim();
@@ -74,6 +86,7 @@ export function RefinePanel({ text, input, onApply }: RefinePanelProps) {
     };
     setError(null);
     setState({ status: 'streaming', mode, original, suggestion: '' });
+    announce(refineStartedText(mode));
     subscription.current = remoteStream<RefineEvent>((api, o) => api.refine(original, mode, o)).subscribe({
       next: (event) => {
         if (run.current !== mine) return;
@@ -82,6 +95,7 @@ export function RefinePanel({ text, input, onApply }: RefinePanelProps) {
         } else if ('done' in event) {
           stop();
           setState((s) => (s.status === 'streaming' ? { ...s, status: 'done', suggestion: event.text } : s));
+          announce(refineDoneText(mode, event.text));
         } else {
           fail(event.error);
         }
@@ -170,7 +184,7 @@ export function RefinePanel({ text, input, onApply }: RefinePanelProps) {
                 {state.suggestion}
               </div>
               {streaming && (
-                <p className="refine-generating muted small" role="status">
+                <p className="refine-generating muted small">
                   {GENERATING}
                 </p>
               )}

@@ -1,7 +1,13 @@
-/** Toasts for feedback (SPEC §2.10): 3000 ms by default, announced politely; their text (often a name) without bidi or control characters (issue 12 §4). */
+/**
+ * Toasts for feedback (SPEC §2.10): 3000 ms by default; their text (often a name) without bidi or
+ * control characters (issue 12 §4). Each is said through the page's one polite announcer
+ * (issue 13 §3), which the provider brings; the stack itself is a labelled region, not live, so
+ * nothing is said twice.
+ */
 import { createContext, useCallback, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
 import { TOAST_DEFAULT_MS } from '../../model/constants';
 import { stripBidi } from '../../model/linkSafety';
+import { AnnouncerProvider, useAnnounce } from './Announcer';
 
 interface Toast {
   id: number;
@@ -16,22 +22,36 @@ export function useToast(): Show {
   return useContext(ToastContext);
 }
 
+/** Toasts, and the page's announcer (unless an outer one is there). */
 export function ToastProvider({ children }: { children: ReactNode }) {
+  return (
+    <AnnouncerProvider>
+      <ToastStack>{children}</ToastStack>
+    </AnnouncerProvider>
+  );
+}
+
+function ToastStack({ children }: { children: ReactNode }) {
   const [toasts, setToasts] = useState<Toast[]>([]);
   const next = useRef(1);
+  const announce = useAnnounce();
   const dismiss = useCallback((id: number) => setToasts((current) => current.filter((x) => x.id !== id)), []);
-  const show = useCallback<Show>((text, ms = TOAST_DEFAULT_MS) => {
-    const id = next.current++;
-    setToasts((current) => [...current.slice(-2), { id, text, ms }]);
-  }, []);
+  const show = useCallback<Show>(
+    (text, ms = TOAST_DEFAULT_MS) => {
+      const id = next.current++;
+      setToasts((current) => [...current.slice(-2), { id, text, ms }]);
+      announce(text);
+    },
+    [announce],
+  );
   return (
     <ToastContext.Provider value={show}>
       {children}
-      <div className="toasts" role="status" aria-live="polite">
+      <section className="toasts" aria-label="Notifications">
         {toasts.map((t) => (
           <ToastItem key={t.id} toast={t} onDone={dismiss} />
         ))}
-      </div>
+      </section>
     </ToastContext.Provider>
   );
 }
