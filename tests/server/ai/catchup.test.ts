@@ -64,6 +64,11 @@ describe('detectIntent', () => {
     ['never mind', 'decline'],
     ['no, what is urgent?', 'decline'],
     ['yes but first tell me who is waiting on a reply from me', 'reply_first'],
+    // word order counts: 'who … reply', 'clear … fyi', 'fyi … clear', 'draft … replies'
+    ['reply to who?', 'search'],
+    ['fyi: who cleared it?', 'search'],
+    ['the FYIs, clear them', 'clear_fyi'],
+    ['replies to draft', 'search'],
   ])('detectIntent(%j) is %j', (message, intent) => {
     expect(detectIntent(message)).toBe(intent);
   });

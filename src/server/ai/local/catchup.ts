@@ -39,25 +39,66 @@ const SUMMARY = /\b(?:summar\w*|recap|tl ?dr|digest|brief me|what did i miss|wha
 const URGENT_WORDS = /\b(?:urgent\w*|important|critical|priorit\w*)\b/;
 const DM_WORDS = /\b(?:dms?|direct messages?|private messages?)\b/;
 
-const INTENTS: ReadonlyArray<readonly [CatchupIntent, RegExp]> = [
-  ['clear_fyi', /\b(?:clear|mark|dismiss|archive|clean|remove|read|get rid of)\b.*\bfyis?\b|\bfyis?\b.*\b(?:as read|clear|dismiss|archive)\b/],
+/** Whether a text matches. */
+type Matcher = (text: string) => boolean;
+
+const matches =
+  (re: RegExp): Matcher =>
+  (text) =>
+    re.test(text);
+
+/**
+ * `first.*then` over one line, without its backtracking (issue 12 §4): the pattern retried `.*`
+ * to the end of the text from every match of `first`, quadratic on 'who who who …'. Here `first`
+ * is found once, and `then` is looked for from where that match ends (word alternatives end at
+ * their word's end, so the first match ends first). Both are global, for lastIndex.
+ */
+const inOrder =
+  (first: RegExp, then: RegExp): Matcher =>
+  (text) => {
+    first.lastIndex = 0;
+    const m = first.exec(text);
+    if (!m) return false;
+    then.lastIndex = m.index + m[0].length;
+    return then.test(text);
+  };
+
+const anyOf =
+  (...matchers: Matcher[]): Matcher =>
+  (text) =>
+    matchers.some((m) => m(text));
+
+const INTENTS: ReadonlyArray<readonly [CatchupIntent, Matcher]> = [
+  [
+    'clear_fyi',
+    anyOf(
+      inOrder(/\b(?:clear|mark|dismiss|archive|clean|remove|read|get rid of)\b/g, /\bfyis?\b/g),
+      inOrder(/\bfyis?\b/g, /\b(?:as read|clear|dismiss|archive)\b/g),
+    ),
+  ],
   [
     'replies',
-    /\b(?:suggest\w*|craft\w*|draft\w*|write|compose|propos\w*|quick)\b.*\b(?:repl\w*|respon\w*|answers?)\b|\bwhat (?:should|do|can) i (?:say|reply|answer|respond)\b/,
+    anyOf(
+      inOrder(/\b(?:suggest\w*|craft\w*|draft\w*|write|compose|propos\w*|quick)\b/g, /\b(?:repl\w*|respon\w*|answers?)\b/g),
+      matches(/\bwhat (?:should|do|can) i (?:say|reply|answer|respond)\b/),
+    ),
   ],
-  ['reviews', /\b(?:reviews?|pull requests?|prs?|approv\w*|lgtm)\b/],
+  ['reviews', matches(/\b(?:reviews?|pull requests?|prs?|approv\w*|lgtm)\b/)],
   [
     'reply_first',
-    /\bwho\b.*\b(?:reply|respond|answer|waiting|wait|needs?|get back|ping\w*|ask\w*|owe)\b|\bwaiting (?:on|for) (?:me|my|a reply|a response|an answer)\b|\breply to first\b/,
+    anyOf(
+      inOrder(/\bwho\b/g, /\b(?:reply|respond|answer|waiting|wait|needs?|get back|ping\w*|ask\w*|owe)\b/g),
+      matches(/\bwaiting (?:on|for) (?:me|my|a reply|a response|an answer)\b|\breply to first\b/),
+    ),
   ],
-  ['blockers', /\b(?:blockers?|blocked|blocking|stuck|impediments?|held up|on hold)\b/],
-  ['incidents', /\b(?:incidents?|outages?|sev ?[0-3]|p[0-2]|down|paged|alerts?|postmortems?|emergenc\w*|broken)\b/],
-  ['deadlines', /\b(?:deadlines?|due|cut ?off|eod|eow|end of (?:the )?(?:day|week)|this week|next week)\b/],
-  ['dms', DM_WORDS],
-  ['urgent', /\b(?:urgent\w*|important|priorit\w*|on fire|fires?|asap|focus|attention|critical|pressing|matters?|minutes?|mins?|quick\w*|top)\b/],
-  ['help', /\b(?:help|what can you do|how does this work|commands)\b/],
-  ['thanks', /^(?:thanks|thank you|thx|ty|cheers|great|perfect|awesome|nice|cool|got it)\b/],
-  ['greeting', /^(?:hi|hello|hey|good (?:morning|afternoon|evening)|morning|yo)\b/],
+  ['blockers', matches(/\b(?:blockers?|blocked|blocking|stuck|impediments?|held up|on hold)\b/)],
+  ['incidents', matches(/\b(?:incidents?|outages?|sev ?[0-3]|p[0-2]|down|paged|alerts?|postmortems?|emergenc\w*|broken)\b/)],
+  ['deadlines', matches(/\b(?:deadlines?|due|cut ?off|eod|eow|end of (?:the )?(?:day|week)|this week|next week)\b/)],
+  ['dms', matches(DM_WORDS)],
+  ['urgent', matches(/\b(?:urgent\w*|important|priorit\w*|on fire|fires?|asap|focus|attention|critical|pressing|matters?|minutes?|mins?|quick\w*|top)\b/)],
+  ['help', matches(/\b(?:help|what can you do|how does this work|commands)\b/)],
+  ['thanks', matches(/^(?:thanks|thank you|thx|ty|cheers|great|perfect|awesome|nice|cool|got it)\b/)],
+  ['greeting', matches(/^(?:hi|hello|hey|good (?:morning|afternoon|evening)|morning|yo)\b/)],
 ];
 
 function normalize(message: string): string {
@@ -73,6 +114,8 @@ function normalize(message: string): string {
  * The intent of a catch-up message, robust to case, punctuation and wording: a short yes/no
  * first, then summaries, then the first matching topic (clear FYI, replies, reviews, who to
  * reply to, blockers, incidents, deadlines, DMs, urgent, help, thanks, greeting); else 'search'.
+ * normalize leaves one line (every space run is one ' '), so an in-order check equals the `.*`
+ * patterns it replaced.
  */
 export function detectIntent(message: string): CatchupIntent {
   const text = normalize(message);
@@ -84,7 +127,7 @@ export function detectIntent(message: string): CatchupIntent {
     if (URGENT_WORDS.test(text)) return 'summarize_urgent';
     return DM_WORDS.test(text) ? 'dms' : 'summarize';
   }
-  return INTENTS.find(([, re]) => re.test(text))?.[0] ?? 'search';
+  return INTENTS.find(([, matcher]) => matcher(text))?.[0] ?? 'search';
 }
 
 /* ------------------------------------------------------------------ conversations */
