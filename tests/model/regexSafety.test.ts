@@ -26,10 +26,6 @@ const ALLOWED: Record<string, string> = {
   'src/server/sources/demo/text.ts /<([^|>]+)\\|([^>]*)>/g': "the demo generator's own text",
   'src/server/sources/demo/text.ts /<([^>]+)>/g': "the demo generator's own text",
   'src/server/sources/demo/text.ts /[\\s,.:;—-]+$/': "a demo thread title, cut to 60 characters first",
-  // Known and reported (issue 12 §4), in files being changed by others at the time of writing:
-  "src/server/ai/local/answer.ts /['’._-]+$/": 'KNOWN: quadratic on one long word of dots; to fix in answer.ts',
-  'src/server/ai/openai.ts /^\\s*```[a-z]*\\s*\\n?([\\s\\S]*?)\\n?\\s*```\\s*$/i': "KNOWN: quadratic on the model's answer; to fix in openai.ts",
-  'src/server/ai/openai.ts /^\\s*\\d+(\\.\\d+)?\\s*%?\\s*$/': "KNOWN: quadratic on the model's confidence; to fix in openai.ts",
 };
 
 interface Literal {

@@ -228,10 +228,22 @@ function tsMs(ts: string): number {
   return Math.floor(Number.parseFloat(ts) * 1000);
 }
 
-/** The text without a Markdown code fence around it (models add one to JSON now and then). */
-function unfence(text: string): string {
-  const fenced = /^\s*```[a-z]*\s*\n?([\s\S]*?)\n?\s*```\s*$/i.exec(text);
-  return (fenced ? fenced[1] : text).trim();
+const FENCE = '```';
+
+/**
+ * The text without a Markdown code fence around it (models add one to JSON now and then):
+ * trimmed, and when it starts and ends with ``` (six at least), what lies between, after the
+ * opening fence's language name (letters). A plain reading: the pattern it replaces
+ * (/^\s*```[a-z]*\s*\n?([\s\S]*?)\n?\s*```\s*$/i) tried the closing fence after every
+ * character, quadratic on the model's output (issue 12 §4). Exported for the bench.
+ */
+export function unfence(text: string): string {
+  const body = text.trim();
+  if (body.length < 2 * FENCE.length || !body.startsWith(FENCE) || !body.endsWith(FENCE)) return body;
+  const close = body.length - FENCE.length;
+  let start = FENCE.length;
+  while (start < close && /[A-Za-z]/.test(body[start]!)) start += 1;
+  return body.slice(start, close).trim();
 }
 
 /* classify */
@@ -303,9 +315,13 @@ const triggersSchema = z
       .map((why) => ({ why })),
   );
 
-/** A number or numeric string, 0..1 (a percentage is scaled); 0.7 when absent. */
-const confidenceSchema = z
-  .union([z.number(), z.string().regex(/^\s*\d+(\.\d+)?\s*%?\s*$/)])
+/**
+ * A number or numeric string, 0..1 (a percentage is scaled); 0.7 when absent. The string's
+ * pattern has one way to match each space (`\s*%?\s*` had as many as spaces, issue 12 §4).
+ * Exported for the bench.
+ */
+export const confidenceSchema = z
+  .union([z.number(), z.string().regex(/^\s*\d+(?:\.\d+)?(?:\s*%)?\s*$/)])
   .optional()
   .transform((value) => {
     const n = value === undefined ? 0.7 : typeof value === 'number' ? value : Number.parseFloat(value);

@@ -24,15 +24,22 @@ const STOP_WORDS = new Set(
 /** A word of a text: a #channel, an @name, a ticket id (OPS-1234), or letters and digits. */
 const WORD = /#[\p{L}\p{N}_-]+|@[\p{L}\p{N}._-]+|\b[A-Za-z]+-\d+\b|[\p{L}\p{N}][\p{L}\p{N}'’_]*/gu;
 
+/** What a word never ends with. */
+const TRAILING = new Set(["'", '’', '.', '_', '-']);
+
+/**
+ * The word without its trailing apostrophes, dots, underscores and hyphens. A loop: the pattern
+ * `['’._-]+$` retried the run from each of its characters, quadratic on "a'''…'x" (issue 12 §4).
+ */
+function withoutTrailing(word: string): string {
+  let end = word.length;
+  while (end > 0 && TRAILING.has(word[end - 1]!)) end -= 1;
+  return word.slice(0, end);
+}
+
 /** Lower-case words of a text, with '#'/'@' and possessive 's removed (stop words kept). */
 export function wordsOf(text: string): string[] {
-  return (text.match(WORD) ?? []).map((w) =>
-    w
-      .replace(/^[#@]/, '')
-      .replace(/['’]s$/i, '')
-      .replace(/['’._-]+$/, '')
-      .toLowerCase(),
-  ).filter(Boolean);
+  return (text.match(WORD) ?? []).map((w) => withoutTrailing(w.replace(/^[#@]/, '').replace(/['’]s$/i, '')).toLowerCase()).filter(Boolean);
 }
 
 /**
@@ -171,10 +178,36 @@ function joinWords(words: readonly string[]): string {
   return `${words.slice(0, -1).join(', ')} and ${words[words.length - 1]}`;
 }
 
+const ABOUT = /\b(?:about|regarding)\s+/gi;
+const PHRASE_END = /[\s?.!]/;
+/** What `.` does not match. */
+const LINE_BREAK = /[\n\r\u2028\u2029]/;
+
+/**
+ * The rest of the question after its first 'about' or 'regarding' (and the spaces after it) on
+ * its last line, without the spaces, '?', '.' and '!' that end it; undefined when there is none.
+ * What `\b(?:about|regarding)\s+(.+?)[\s?.!]*$` captured whenever that held a letter or digit,
+ * in linear time: the pattern tried every end of `.+?` against the rest of the line, from every
+ * 'about', quadratic on 'about about …' or on a long run of spaces (issue 12 §4).
+ */
+export function aboutPhrase(question: string): string | undefined {
+  let end = question.length;
+  while (end > 0 && PHRASE_END.test(question[end - 1]!)) end -= 1;
+  let lineStart = end;
+  while (lineStart > 0 && !LINE_BREAK.test(question[lineStart - 1]!)) lineStart -= 1;
+  ABOUT.lastIndex = 0;
+  while (ABOUT.exec(question)) {
+    const start = ABOUT.lastIndex;
+    if (start >= end) return undefined;
+    if (start >= lineStart) return question.slice(start, end);
+  }
+  return undefined;
+}
+
 /** What the question is about: its 'about …' phrase, else its content words as typed. */
 function topicOf(question: string, terms: readonly string[]): string {
-  const about = /\b(?:about|regarding)\s+(.+?)[\s?.!]*$/i.exec(question);
-  if (about?.[1] && searchTerms(about[1]).length > 0) return about[1];
+  const about = aboutPhrase(question);
+  if (about && searchTerms(about).length > 0) return about;
   const typed = (question.match(WORD) ?? []).filter((w) => terms.includes(wordsOf(w)[0] ?? ''));
   return joinWords([...new Set(typed)]);
 }
