@@ -76,14 +76,16 @@ describe('a keyboard-only member', () => {
   });
 
   it('triages five conversations: open, mark read and go on, categorise, undo, mark unread', async () => {
+    // The whole list loaded, so the count read is the final one.
+    await page.locator('[data-load="loaded"]').waitFor();
     const before = await unreadCount();
     await page.keyboard.press('Enter');
     await page.locator('.detail-pane').waitFor();
     for (let i = 1; i <= 5; i++) {
       const title = await page.locator('.detail-title').textContent();
       await page.keyboard.press('Control+e');
-      await expect.poll(unreadCount).toBe(before - i);
-      await expect.poll(() => page.locator('.detail-title').textContent()).not.toBe(title);
+      await expect.poll(unreadCount, { timeout: 15_000 }).toBe(before - i);
+      await expect.poll(() => page.locator('.detail-title').textContent(), { timeout: 15_000 }).not.toBe(title);
     }
     // Categorise the open one, then undo.
     const name = (await page.locator('.detail-title').textContent())!;

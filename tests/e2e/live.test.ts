@@ -65,6 +65,12 @@ describe('Sift end to end', () => {
     await page.locator('.detail-title', { hasText: person }).waitFor();
     await page.locator('.message').first().waitFor();
 
+    // What the page's polite announcer says, from here on (its words are cleared after a while).
+    await page.evaluate(() => {
+      const said: string[] = ((window as unknown as { __said: string[] }).__said = []);
+      const region = document.querySelector('[role="status"][aria-live="polite"]')!;
+      new MutationObserver(() => region.textContent && said.push(region.textContent)).observe(region, { childList: true, subtree: true, characterData: true });
+    });
     await server.kill();
     await page.waitForSelector('.live-dot.error, .live-dot.connecting, .live-dot.failed', { timeout: 10_000 });
     server = session.server = await startServer({ port: server.port, dataDir: server.dataDir });
@@ -76,6 +82,9 @@ describe('Sift end to end', () => {
     }
     const pane = page.locator('.detail-pane .messages');
     for (const text of texts) await pane.getByText(text, { exact: true }).waitFor({ timeout: 20_000 });
+    // A screen reader heard the connection go and come back (issue 13 §3).
+    const said = () => page.evaluate(() => (window as unknown as { __said: string[] }).__said.join(' | '));
+    await expect.poll(said, { timeout: 10_000 }).toMatch(/Connection lost.*\|.*Connection restored/);
     await page.locator('.live-dot.connected').waitFor();
     for (const text of texts) expect(await pane.getByText(text, { exact: true }).count()).toBe(1);
   });

@@ -219,7 +219,8 @@ export function ConversationPane({ id, onClose, now, request }: { id: string; on
           </span>
         </div>
       )}
-      <div className="messages" role="log" aria-live="polite" ref={messagesRef}>
+      {/* Not live: opening a long conversation would be read out at once; new messages are said by the page's announcer. */}
+      <div className="messages" role="log" aria-live="off" ref={messagesRef}>
         {detail?.status === 'loading' && <p className="muted center-title">Loading...</p>}
         {detail?.status === 'error' && <p className="error-text">{detail.error?.message}</p>}
         {messages.map((m, i) => (

@@ -339,7 +339,7 @@ export function SearchPalette({ query, onQuery, status, results, resetKey, actio
               ))}
             </div>
 
-            <div id={`${baseId}-panel`} role="tabpanel" aria-labelledby={tabId(tab)} className="sp-panel">
+            <div id={`${baseId}-panel`} role="tabpanel" aria-labelledby={tabId(tab)} className="sp-panel" tabIndex={0}>
               <div role="status" aria-live="polite" className="sp-note">
                 {note}
               </div>

@@ -1,7 +1,8 @@
 /**
  * The keyboard shortcuts overlay (SPEC §2.10): every action of the registry with its keys, by
- * where it applies. A dialog (issue 13 §2): it takes the focus, any key or click closes it, and
- * the focus goes back where it was.
+ * where it applies. A dialog (issue 13 §2): it takes the focus, any key or click closes it (but
+ * the scroll keys, which scroll it: it is taller than a small screen), and the focus goes back
+ * where it was.
  */
 import { useEffect, useRef } from 'react';
 import { ACTIONS, formatKeys, SCOPE_LABELS, type ActionSpec, type Scope } from '../keyboard/registry';
@@ -13,6 +14,9 @@ function sections(): Array<[Scope, ActionSpec[]]> {
   for (const action of ACTIONS) out.set(action.scope, [...(out.get(action.scope) ?? []), action]);
   return [...out];
 }
+
+/** Keys that scroll the overlay instead of closing it. */
+const SCROLL_KEYS = new Set(['ArrowDown', 'ArrowUp', 'PageDown', 'PageUp', 'Home', 'End', ' ']);
 
 function Keys({ action }: { action: ActionSpec }) {
   if ('keysLabel' in action && action.keysLabel) return <kbd>{action.keysLabel}</kbd>;
@@ -34,6 +38,11 @@ export function ShortcutsOverlay({ onClose }: { onClose: () => void }) {
     const before = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     dialog.current?.focus();
     const close = (event: Event) => {
+      // The scroll keys scroll the list (it is taller than a small screen); any other key closes it.
+      if (event instanceof KeyboardEvent && SCROLL_KEYS.has(event.key)) {
+        event.stopPropagation();
+        return;
+      }
       event.preventDefault();
       event.stopPropagation();
       onClose();
@@ -52,7 +61,7 @@ export function ShortcutsOverlay({ onClose }: { onClose: () => void }) {
       <div ref={dialog} role="dialog" aria-modal="true" aria-labelledby="shortcuts-title" aria-describedby="shortcuts-hint" className="modal shortcuts" tabIndex={-1}>
         <h2 id="shortcuts-title">Keyboard shortcuts</h2>
         <p id="shortcuts-hint" className="muted small">
-          Press any key to close
+          Press any key to close (the arrows and Page Up / Page Down scroll)
         </p>
         {sections().map(([scope, actions]) => (
           <section key={scope} aria-labelledby={`shortcuts-${scope}`}>

@@ -164,7 +164,8 @@ export function resolve(press: KeyPress, focus: FocusContext, pending: Chord | n
       continue;
     }
     if (!matchesChord(press, last)) continue;
-    if (spec.scope === 'list' && NAVIGATION.has(last.key) && !focus.onList) continue;
+    // Alt or Cmd/Ctrl with an arrow (moving a focus inbox) is no control's own key: it works off the list too.
+    if (spec.scope === 'list' && NAVIGATION.has(last.key) && !last.alt && !last.mod && !last.ctrl && !focus.onList) continue;
     const handler = handlerOf(spec.id as ActionId);
     if (handler) return { binding, handler };
   }

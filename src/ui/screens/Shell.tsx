@@ -15,6 +15,7 @@ import { isTs } from '../../model/ts';
 import { isConversationId } from '../../model/validation';
 import { useLiveState } from '../hooks/useEngine';
 import { SideMenu } from '../components/SideMenu';
+import { useAnnounceConnection } from '../components/Announcer';
 import { ScreenBoundary } from '../components/ErrorBoundary';
 import { ListPage } from './ListPage';
 import { availableActions, useActionHandlers } from '../keyboard/dispatch';
@@ -41,6 +42,8 @@ const IDLE: SearchState<PaletteItem> = { query: '', status: 'idle', results: { c
 export function Shell({ page, status, onLogout }: { page: Page; status: AuthStatus; onLogout: () => void }) {
   const [menuOpen, setMenuOpen] = useState(false);
   const live = useLiveState();
+  // The connection dropping and coming back is said to screen readers (issue 13 §3).
+  useAnnounceConnection(live.status);
   const now = useNow(30_000);
   const navigate = useNavigate();
   const [paletteOpen, setPaletteOpen] = useState(false);
