@@ -134,8 +134,12 @@ function dateToken(target: string, fallback: string, names: MrkdwnNames): Token 
 type Marker = '*' | '_' | '~';
 const MARKER_KIND: Record<Marker, 'bold' | 'italic' | 'strike'> = { '*': 'bold', _: 'italic', '~': 'strike' };
 
-/** One unit of a line: a character of text (entities already decoded), a marker, or a token. */
-type Atom = { t: 'char'; c: string } | { t: 'marker'; c: Marker } | { t: 'token'; token: Token };
+/**
+ * One unit of a line: a run of text between markers and tokens (entities already decoded), a
+ * marker, or a token. A run is one atom however long, so a line of text is a few atoms, not one
+ * object a character.
+ */
+type Atom = { t: 'text'; text: string } | { t: 'marker'; c: Marker } | { t: 'token'; token: Token };
 
 const WORD = /^[\p{L}\p{N}]$/u;
 const SPACE = /^\s$/u;
@@ -146,58 +150,66 @@ function isMarker(c: string | undefined): c is Marker {
   return c === '*' || c === '_' || c === '~';
 }
 
-/** Splits a line into atoms, left to right: tags, code spans, emoji, entities, markers, characters. */
-function lex(line: string, names: MrkdwnNames): Atom[] {
-  const emojiAt = customEmojiLookup(names);
+/** Splits a line into atoms, left to right: tags, code spans, emoji, entities, markers, text. */
+function lex(line: string, names: MrkdwnNames, emojiAt: CustomEmoji): Atom[] {
   const atoms: Atom[] = [];
+  // The text read since the last marker or token: `text` (with its entities decoded), then the
+  // line from `from` on.
+  let text = '';
+  let from = 0;
   // The first '>' after the '<' being read (line.length when none is left) and the last '<'
-  // before it, found once for every '<' up to that '>': a run of '<' is read in linear time.
-  let close = -1;
-  let lastOpen = -1;
+  // before it: found once for every '<' up to that '>', so a run of '<' is read in linear time.
+  let tagEnd = -1;
+  let tagStart = -1;
   let i = 0;
   while (i < line.length) {
     const c = line[i]!;
+    let atom: Atom | null = null;
+    let next = i + 1;
     if (c === '<') {
-      if (close <= i) {
+      if (tagEnd <= i) {
         const found = line.indexOf('>', i + 1);
-        close = found === -1 ? line.length : found;
-        lastOpen = found === -1 ? -1 : line.lastIndexOf('<', found);
+        tagEnd = found === -1 ? line.length : found;
+        tagStart = found === -1 ? -1 : line.lastIndexOf('<', found);
       }
       // A tag: a '>' after a non-empty inside with no other '<' in it.
-      if (close < line.length && close > i + 1 && lastOpen === i) {
-        atoms.push({ t: 'token', token: tagToken(line.slice(i + 1, close), names) });
-        i = close + 1;
-        continue;
+      if (tagEnd < line.length && tagEnd > i + 1 && tagStart === i) {
+        atom = { t: 'token', token: tagToken(line.slice(i + 1, tagEnd), names) };
+        next = tagEnd + 1;
       }
     } else if (c === '`') {
       const close = line.indexOf('`', i + 1);
       if (close > i + 1) {
-        atoms.push({ t: 'token', token: { kind: 'code', text: decodeEntities(line.slice(i + 1, close)) } });
-        i = close + 1;
-        continue;
+        atom = { t: 'token', token: { kind: 'code', text: decodeEntities(line.slice(i + 1, close)) } };
+        next = close + 1;
       }
     } else if (c === ':') {
       const emoji = lexEmoji(line, i, emojiAt);
       if (emoji) {
-        atoms.push({ t: 'token', token: emoji.token });
-        i = emoji.end;
-        continue;
+        atom = { t: 'token', token: emoji.token };
+        next = emoji.end;
       }
     } else if (c === '&') {
       const m = /^&(?:lt|gt|amp);/.exec(line.slice(i, i + 5));
       if (m) {
-        atoms.push({ t: 'char', c: ENTITIES[m[0]]! });
-        i += m[0].length;
-        continue;
+        text += line.slice(from, i) + ENTITIES[m[0]]!;
+        from = i + m[0].length;
+        next = from;
       }
     } else if (isMarker(c)) {
-      atoms.push({ t: 'marker', c });
-      i += 1;
-      continue;
+      atom = { t: 'marker', c };
     }
-    atoms.push({ t: 'char', c });
-    i += 1;
+    if (atom) {
+      text += line.slice(from, i);
+      if (text) atoms.push({ t: 'text', text });
+      atoms.push(atom);
+      text = '';
+      from = next;
+    }
+    i = next;
   }
+  text += line.slice(from);
+  if (text) atoms.push({ t: 'text', text });
   return atoms;
 }
 
@@ -254,12 +266,18 @@ function lexEmoji(line: string, i: number, custom: CustomEmoji): { token: Token;
   return { token: { kind: 'emoji', code, char }, end };
 }
 
-function isSpaceAtom(a: Atom | undefined): boolean {
-  return a !== undefined && a.t === 'char' && SPACE.test(a.c);
+/** Whether the atom before a marker is text whose last character matches `re`. */
+function endsWith(a: Atom | undefined, re: RegExp): boolean {
+  return a !== undefined && a.t === 'text' && re.test(a.text[a.text.length - 1]!);
 }
 
-function isWordAtom(a: Atom | undefined): boolean {
-  return a !== undefined && a.t === 'char' && WORD.test(a.c);
+/** Whether the atom after a marker is text whose first character matches `re`. */
+function startsWith(a: Atom | undefined, re: RegExp): boolean {
+  return a !== undefined && a.t === 'text' && re.test(a.text[0]!);
+}
+
+function pushText(out: Token[], text: string): void {
+  if (text) out.push({ kind: 'text', text });
 }
 
 /** Parses a line's atoms into tokens, with emphasis matched at word boundaries. */
@@ -268,7 +286,7 @@ function parseLine(atoms: Atom[]): Token[] {
   const closers: Record<Marker, number[]> = { '*': [], _: [], '~': [] };
   atoms.forEach((a, k) => {
     if (a.t !== 'marker' || k === 0) return;
-    if (isSpaceAtom(atoms[k - 1]) || isWordAtom(atoms[k + 1])) return;
+    if (endsWith(atoms[k - 1], SPACE) || startsWith(atoms[k + 1], WORD)) return;
     closers[a.c].push(k);
   });
 
@@ -289,30 +307,33 @@ function parseLine(atoms: Atom[]): Token[] {
   const parse = (start: number, end: number): Token[] => {
     const out: Token[] = [];
     let buf = '';
-    const flush = () => {
-      if (buf) out.push({ kind: 'text', text: buf });
-      buf = '';
-    };
     let k = start;
     while (k < end) {
       const a = atoms[k]!;
+      if (a.t === 'text') {
+        buf += a.text;
+        k += 1;
+        continue;
+      }
       if (a.t === 'token' && a.token.kind === 'text') {
         buf += a.token.text;
         k += 1;
         continue;
       }
       if (a.t === 'token') {
-        flush();
+        pushText(out, buf);
+        buf = '';
         out.push(a.token);
         k += 1;
         continue;
       }
       if (a.t === 'marker') {
-        const opens = !isWordAtom(atoms[k - 1]) && k + 1 < end && !isSpaceAtom(atoms[k + 1]);
+        const opens = !endsWith(atoms[k - 1], WORD) && k + 1 < end && !startsWith(atoms[k + 1], SPACE);
         // Not "**": an empty span is text.
         const close = opens ? nextCloser(a.c, k + 1, end) : -1;
         if (close !== -1) {
-          flush();
+          pushText(out, buf);
+          buf = '';
           out.push({ kind: MARKER_KIND[a.c], children: parse(k + 1, close) });
           k = close + 1;
           continue;
@@ -321,7 +342,7 @@ function parseLine(atoms: Atom[]): Token[] {
       buf += a.c;
       k += 1;
     }
-    flush();
+    pushText(out, buf);
     return out;
   };
 
@@ -335,7 +356,7 @@ const QUOTE_LINE = /^(?:>|&gt;)(?: |$)/;
 const QUOTE_REST = /^(?:>>>|&gt;&gt;&gt;)(?: |$)?/;
 
 /** Text outside pre blocks: lines, quotes and newlines. */
-function parseSegment(segment: string, names: MrkdwnNames, out: Token[]): void {
+function parseSegment(segment: string, names: MrkdwnNames, emojiAt: CustomEmoji, out: Token[]): void {
   let restQuoted = false;
   const lines = segment.split('\n').map((line) => {
     if (restQuoted) return { quoted: true, line };
@@ -349,7 +370,7 @@ function parseSegment(segment: string, names: MrkdwnNames, out: Token[]): void {
   });
   let quote: Token[] | null = null;
   lines.forEach(({ quoted, line }, n) => {
-    const tokens = parseLine(lex(line, names));
+    const tokens = line ? parseLine(lex(line, names, emojiAt)) : [];
     if (!quoted) {
       quote = null;
       out.push(...tokens);
@@ -368,16 +389,17 @@ function parseSegment(segment: string, names: MrkdwnNames, out: Token[]): void {
 /** Slack message markup as tokens. Never throws. */
 export function tokenize(text: string, names: MrkdwnNames): Token[] {
   const out: Token[] = [];
+  const emojiAt = customEmojiLookup(names);
   const source = typeof text === 'string' ? text : '';
   let i = 0;
   while (i < source.length) {
     const open = source.indexOf('```', i);
     const close = open === -1 ? -1 : source.indexOf('```', open + 3);
     if (close === -1) {
-      parseSegment(source.slice(i), names, out);
+      parseSegment(source.slice(i), names, emojiAt, out);
       break;
     }
-    if (open > i) parseSegment(source.slice(i, open), names, out);
+    if (open > i) parseSegment(source.slice(i, open), names, emojiAt, out);
     let body = source.slice(open + 3, close);
     if (body.startsWith('\n')) body = body.slice(1);
     if (body.endsWith('\n')) body = body.slice(0, -1);
