@@ -2,7 +2,9 @@
  * Bench (DESIGN §9, "any regex over user text, 40,000 characters: linear"): every function that
  * runs regexes over user text, fed hostile inputs of 10,000 and 40,000 characters. Linear code
  * takes about 4× as long at 40,000 as at 10,000; quadratic code about 16×. Reported per function:
- * the time at 40,000 and the ratio of its worst input, and the slowest of all.
+ * the time at 40,000 and the ratio of its worst input, and the slowest of all. Each figure is the
+ * median of three measures, each the fastest of five runs; a ratio above 8 is measured again from
+ * 20,000 to 80,000 characters, and the lower kept (checkedAgain).
  *
  * Two kinds of input:
  *   - made for one reader (SPECIFIC): tokenize's unclosed tags, a message of thousands of blocks
@@ -25,7 +27,8 @@ import { referencedBy } from '../src/server/sources/slack/names';
 import { classifyLocally, lessonWords } from '../src/server/ai/local/classify';
 import { chunkText, refineLocally } from '../src/server/ai/local/refine';
 import { detectIntent, suggestReply } from '../src/server/ai/local/catchup';
-import { searchTerms } from '../src/server/ai/local/answer';
+import { composeAnswer, searchTerms } from '../src/server/ai/local/answer';
+import { confidenceSchema, unfence } from '../src/server/ai/openai';
 import { speakableText } from '../src/ui/voice/speech';
 import type { Message } from '../src/model/types';
 
@@ -62,6 +65,16 @@ const classifyInput = (text: string) => ({
   memberName: 'Sam',
   unreadCount: 1,
   messages: [{ ts: '1', user: 'U2', author: 'Kim', isBot: false, text, mentionsMember: false }],
+});
+
+/** A question whose search found one message of the same text, as the local answer reads it. */
+const answerRequest = (text: string) => ({
+  question: text,
+  retrieved: [{ conversationId: 'C1', channel: '#general', ts: '1700000000.000100', author: 'Kim', text, score: 0.5 }],
+  maxSources: 3,
+  temperature: 0,
+  memberName: 'Sam',
+  now: 1_700_000_000_000,
 });
 
 const SPECIFIC: Array<{ name: string; run: (n: number) => () => unknown }> = [
@@ -120,26 +133,36 @@ const TEXT_READERS: Array<{ name: string; read: (text: string) => unknown }> = [
   { name: 'catch-up: intent of a member message', read: detectIntent },
   { name: 'catch-up: suggested reply', read: (t) => suggestReply(t, 'Sam') },
   { name: 'ask: search terms of a question', read: searchTerms },
+  { name: 'ask: local answer (the question and a found message)', read: (t) => composeAnswer(answerRequest(t)) },
+  // The model's output, read by the OpenAI-compatible provider: after an opening code fence and
+  // inside one, and a confidence after a number.
+  { name: "model's output: after an opening fence", read: (t) => unfence(`\`\`\`json\n${t}`) },
+  { name: "model's output: inside a fence", read: (t) => unfence(`\`\`\`\n${t}\n\`\`\``) },
+  { name: "model's output: a confidence after a number", read: (t) => confidenceSchema.safeParse(`1${t}`) },
   { name: 'voice: speakable answer', read: speakableText },
 ];
 
 /** Above this at 10,000 characters, 40,000 is not run: it is estimated at 16× (quadratic). */
 const TOO_SLOW_AT_10K_MS = 250;
 
-/** Median of a few timings of `fn`, in ms; one timing when a call is slow already. */
-function time(fn: () => unknown): number {
-  const first = performance.now();
+/** One timing of `fn`, in ms. */
+function timeOnce(fn: () => unknown): number {
+  const start = performance.now();
   fn();
-  const once = performance.now() - first;
-  if (once > 20) return once;
-  const times: number[] = [];
-  for (let r = 0; r < 5; r++) {
-    const start = performance.now();
-    fn();
-    times.push(performance.now() - start);
-  }
-  times.sort((a, b) => a - b);
-  return times[2]!;
+  return performance.now() - start;
+}
+
+/**
+ * The fastest of a few timings of `fn` after a first one, in ms; of two when a call is slow
+ * already. The fastest, not the median: on a machine shared with other work, a pause only adds
+ * time, and a pause in one or two of the five runs at 40,000 (not at 10,000) faked a steep ratio.
+ */
+function time(fn: () => unknown): number {
+  const once = timeOnce(fn);
+  if (once > 20) return Math.min(once, timeOnce(fn));
+  let fastest = Infinity;
+  for (let r = 0; r < 5; r++) fastest = Math.min(fastest, timeOnce(fn));
+  return fastest;
 }
 
 interface Measured {
@@ -149,11 +172,11 @@ interface Measured {
   estimated: boolean;
 }
 
-/** The time at 40,000 characters and the ratio to the time at 10,000. */
-function measure(run: (n: number) => () => unknown): Measured {
-  const small = time(run(10_000));
+/** The time at 4n characters and its ratio to the time at n (40,000 and 10,000 unless told). */
+function measure(run: (n: number) => () => unknown, n = 10_000): Measured {
+  const small = time(run(n));
   if (small > TOO_SLOW_AT_10K_MS) return { ms40k: small * 16, ratio: 16, estimated: true };
-  const large = time(run(40_000));
+  const large = time(run(4 * n));
   return { ms40k: large, ratio: large / Math.max(small, 1e-3), estimated: false };
 }
 
@@ -161,10 +184,24 @@ function measure(run: (n: number) => () => unknown): Measured {
 const NOISE_MS = 1;
 
 /** The median of three measures: a pause of the machine's other work can fake a steep ratio once. */
-function confirm(run: (n: number) => () => unknown, first: Measured): Measured {
-  const all = [first, measure(run), measure(run)];
+function confirm(run: (n: number) => () => unknown, first: Measured, n = 10_000): Measured {
+  const all = [first, measure(run, n), measure(run, n)];
   const mid = <K extends 'ms40k' | 'ratio'>(key: K) => all.map((m) => m[key]).sort((a, b) => a - b)[1]!;
   return { ms40k: mid('ms40k'), ratio: mid('ratio'), estimated: all.some((m) => m.estimated) };
+}
+
+/** bench/run.ts calls a reader linear up to this ratio. */
+const STEEP = 8;
+
+/**
+ * A ratio above STEEP measured again from 20,000 to 80,000 characters, and the lower of the two
+ * kept: a super-linear reader is as steep there (quadratic: 16× again), while a linear one whose
+ * 10,000-character runs happened to fit in the young generation, or missed a pause, is not.
+ */
+function checkedAgain(run: (n: number) => () => unknown, m: Measured): Measured {
+  if (m.ratio <= STEEP || m.estimated) return m;
+  const again = confirm(run, measure(run, 20_000), 20_000);
+  return { ...m, ratio: Math.min(m.ratio, again.ratio) };
 }
 
 /** How many of a reader's steepest shapes are measured again before one is called its steepest. */
@@ -177,16 +214,17 @@ function benchReader(read: (text: string) => unknown): { slowest: string; steepe
   };
   const results = SHAPES.map((shape) => ({ shape, ...measure(runOf(shape.make)) }));
   const byTime = [...results].sort((a, b) => b.ms40k - a.ms40k);
-  const slowest = { ...byTime[0]!, ...confirm(runOf(byTime[0]!.shape.make), byTime[0]!) };
+  const slowestRun = runOf(byTime[0]!.shape.make);
+  const slowest = { ...byTime[0]!, ...checkedAgain(slowestRun, confirm(slowestRun, byTime[0]!)) };
   const steep = results.filter((r) => r.ms40k >= NOISE_MS).sort((a, b) => b.ratio - a.ratio).slice(0, RECHECKED);
   const steepest = steep
-    .map((r) => ({ ...r, ...confirm(runOf(r.shape.make), r) }))
+    .map((r) => ({ ...r, ...checkedAgain(runOf(r.shape.make), confirm(runOf(r.shape.make), r)) }))
     .reduce((a, b) => (b.ratio > a.ratio ? b : a), slowest);
   return { slowest: slowest.shape.name, steepest: steepest.shape.name, ms40k: slowest.ms40k, ratio: steepest.ratio, estimated: slowest.estimated };
 }
 
 export function benchHostileText(): HostileResult[] {
-  const specific = SPECIFIC.map(({ name, run }) => ({ name, ...measure(run) }));
+  const specific = SPECIFIC.map(({ name, run }) => ({ name, ...checkedAgain(run, confirm(run, measure(run))) }));
   const general = TEXT_READERS.map(({ name, read }) => {
     const r = benchReader(read);
     return {
@@ -199,5 +237,9 @@ export function benchHostileText(): HostileResult[] {
 }
 
 if (process.argv[1]?.endsWith('hostileText.ts')) {
-  for (const r of benchHostileText()) process.stdout.write(`${r.name}: ${r.ms40k.toFixed(2)} ms at 40,000, ratio ${r.ratio.toFixed(2)}\n`);
+  const results = benchHostileText();
+  for (const r of results) process.stdout.write(`${r.name}: ${r.ms40k.toFixed(2)} ms at 40,000, ratio ${r.ratio.toFixed(2)}\n`);
+  const slowest = results.reduce((a, b) => (b.ms40k > a.ms40k ? b : a));
+  const steepest = results.reduce((a, b) => (b.ratio > a.ratio ? b : a));
+  process.stdout.write(`slowest: ${slowest.name} (${slowest.ms40k.toFixed(2)} ms)\nsteepest: ${steepest.name} (ratio ${steepest.ratio.toFixed(2)})\n`);
 }
