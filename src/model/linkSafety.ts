@@ -20,6 +20,7 @@
 declare const URL: new (url: string) => { protocol: string; hostname: string; username: string; password: string; href: string };
 
 /** Bidi embeddings, overrides, isolates and marks; C0 controls but \t and \n; DEL; C1 controls. */
+// eslint-disable-next-line no-control-regex -- strips C0/C1 controls on purpose
 const CONTROLS = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
 
 /** A name or text without bidi controls and C0/C1 control characters (tab and newline kept). */
@@ -28,6 +29,7 @@ export function stripBidi(text: string): string {
 }
 
 /** Characters that draw nothing: soft hyphen, joiners, zero-width space, word joiner, BOM… */
+// eslint-disable-next-line no-misleading-character-class -- a set of single invisible code points, each removed alone (joiners included)
 const INVISIBLE = /[\u00AD\u034F\u115F\u1160\u17B4\u17B5\u180E\u200B-\u200D\u2060-\u2064\u3164\uFEFF\uFFA0]/g;
 /** Characters a reader (or IDNA) takes for a dot between the parts of a domain. */
 const DOT_LIKE = /[\u00B7\u0387\u06D4\u0701\u0702\u2024\u2027\u2E31\u3002\u30FB\uA4F8\uFE52\uFF0E\uFF61\uFF65]/g;

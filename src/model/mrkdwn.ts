@@ -71,6 +71,7 @@ export function decodeEntities(text: string): string {
 export { stripBidi };
 
 const SAFE_URL = /^(?:https?:\/\/[^\s]|mailto:[^\s])/i;
+// eslint-disable-next-line no-control-regex -- finds C0/C1 controls in a URL on purpose
 const UNSAFE_CHARS = /[\u0000-\u0020\u007F-\u009F\u202A-\u202E\u2066-\u2069]/;
 
 /** Whether a URL may become a link: http:, https: or mailto:, with no spaces or control characters. */

@@ -44,7 +44,7 @@ export function engine(): Promise<RemoteEngine> {
 }
 
 /** Tests hand in an engine joined by a MessageChannel instead of a Worker. */
-export function useEngineForTests(remote: Promise<RemoteEngine>): void {
+export function setEngineForTests(remote: Promise<RemoteEngine>): void {
   current = remote;
 }
 

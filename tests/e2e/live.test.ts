@@ -7,7 +7,7 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ConversationSummary } from '../../src/model/types';
 import { api, signIn as apiSignIn } from '../server/helpers';
-import { e2eSession, signIn, startServer, type RunningServer, sessionToken } from './harness';
+import { e2eSession, startServer, type RunningServer, sessionToken } from './harness';
 
 const session = e2eSession({
   env: { SIFT_SIMULATOR_RATE: '120' },

@@ -102,7 +102,7 @@ describe('isConversationId (an id from a link, issue 12)', () => {
   it('never accepts a quote, bracket, space or slash, and never throws', () => {
     fc.assert(
       fc.property(fc.string({ unit: 'binary' }), (value) => {
-        if (isConversationId(value)) expect(value).not.toMatch(/["'\[\]\s\/\\<>]/);
+        if (isConversationId(value)) expect(value).not.toMatch(/["'[\]\s/\\<>]/);
       }),
       { numRuns: 500 },
     );

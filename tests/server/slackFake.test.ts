@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { startFakeSlack, type FakeConversation, type FakeExtras, type FakeSlack } from '../fakes/slackServer';
 import { APP_POSTS, TEXT_ONLY_INSIDE } from '../fixtures/slackAppPosts';
+import type { Json } from './helpers';
 
 const REDIRECT = 'http://localhost:5199/slack/callback?from=test';
 const USER_SCOPES = 'channels:read,groups:read,im:read,mpim:read,channels:history,groups:history,im:history,mpim:history,channels:write,groups:write,im:write,mpim:write,users:read,chat:write';
@@ -570,7 +571,7 @@ describe('fake Slack: Socket Mode', () => {
 });
 
 /** A message as the Web API answers it (the fields these tests read). */
-type Msg = Record<string, any>;
+type Msg = Record<string, Json>;
 const BOT_PROFILE_REQUIRED = ['id', 'deleted', 'name', 'updated', 'app_id', 'icons', 'team_id'];
 const SUBTEAM_REQUIRED = ['id', 'team_id', 'is_usergroup', 'is_subteam', 'name', 'description', 'handle', 'is_external', 'date_create', 'date_update', 'date_delete', 'auto_type', 'auto_provision', 'enterprise_subteam_id', 'created_by', 'updated_by', 'deleted_by', 'prefs'];
 const PROFILE_SHORT_REQUIRED = ['avatar_hash', 'image_72', 'first_name', 'real_name', 'display_name', 'team', 'name', 'is_restricted', 'is_ultra_restricted'];

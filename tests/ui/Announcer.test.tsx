@@ -1,6 +1,6 @@
 /** The page's one polite announcer (issue 13 §3): throttled, coalesced, cleared; and the connection's drops and returns. */
 import { act, render, renderHook, screen } from '@testing-library/react';
-import type { ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { LiveStatus } from '../../src/model/types';
 import {
@@ -17,7 +17,10 @@ import {
 
 let announce: Announce = () => {};
 function Probe() {
-  announce = useAnnounce();
+  const said = useAnnounce();
+  useEffect(() => {
+    announce = said;
+  }, [said]);
   return null;
 }
 

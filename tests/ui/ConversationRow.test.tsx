@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import type { ConversationRow as Row } from '../../src/model/rows';
 import { ConversationRow } from '../../src/ui/components/ConversationRow';
-import { useEngineForTests, type RemoteEngine } from '../../src/ui/engine';
+import { setEngineForTests, type RemoteEngine } from '../../src/ui/engine';
 
 const NOW = 1_700_000_000_000;
 const NOW_S = NOW / 1000;
@@ -121,7 +121,7 @@ describe('ConversationRow (SPEC §2.4)', () => {
 
   it('shows the avatars’ initials, and names all other members on hover (asked of the engine)', async () => {
     const memberNames = vi.fn(async () => ['Ada Lovelace', 'Bob Smith', 'Cy Young', 'Di Prince']);
-    useEngineForTests(Promise.resolve({ memberNames } as unknown as RemoteEngine));
+    setEngineForTests(Promise.resolve({ memberNames } as unknown as RemoteEngine));
     const { option } = renderRow({ more: 2 });
     expect(within(option).getByText('AL')).toBeTruthy();
     expect(within(option).getByText('BS')).toBeTruthy();

@@ -159,6 +159,7 @@ describe('MultiSelect popup', () => {
     const outer = vi.fn();
     const events = userEvent.setup();
     render(
+      // eslint-disable-next-line jsx-a11y/no-static-element-interactions -- stands for the dialog around it: sees the keys that bubble out
       <div onKeyDown={(e) => outer(e.key)}>
         <Harness />
       </div>,

@@ -5,7 +5,7 @@ import { TestRouter, useTestLocation } from './router';
 import { describe, expect, it, vi } from 'vitest';
 import type { AuthStatus, User } from '../../src/model/types';
 import { ProfileScreen } from '../../src/ui/screens/ProfileScreen';
-import { useEngineForTests, type RemoteEngine } from '../../src/ui/engine';
+import { setEngineForTests, type RemoteEngine } from '../../src/ui/engine';
 
 const ME: User = {
   id: 'U1',
@@ -33,7 +33,7 @@ const STATUS: AuthStatus = { authenticated: true, user: ME, workspace: { id: 'T1
 function engine({ flags = { userProfile: true } as Record<string, boolean>, people = [ME, GRACE] } = {}) {
   const user = vi.fn(async (id: string) => people.find((p) => p.id === id) ?? null);
   const featureFlags = vi.fn(async () => flags);
-  useEngineForTests(Promise.resolve({ featureFlags, user } as unknown as RemoteEngine));
+  setEngineForTests(Promise.resolve({ featureFlags, user } as unknown as RemoteEngine));
   return { user, featureFlags };
 }
 
@@ -137,7 +137,7 @@ describe('ProfileScreen (SPEC §2.1)', () => {
   it('says Loading profile... until the engine answers', async () => {
     let answer: (user: User | null) => void = () => {};
     const user = vi.fn(() => new Promise<User | null>((resolve) => (answer = resolve)));
-    useEngineForTests(Promise.resolve({ featureFlags: async () => ({ userProfile: true }), user } as unknown as RemoteEngine));
+    setEngineForTests(Promise.resolve({ featureFlags: async () => ({ userProfile: true }), user } as unknown as RemoteEngine));
     render(
       <TestRouter path={'/profile/U2'}>
         <Switch>
@@ -161,7 +161,7 @@ describe('ProfileScreen (SPEC §2.1)', () => {
   });
 
   it('redirects to /inbox when the flags cannot be read', async () => {
-    useEngineForTests(Promise.resolve({ featureFlags: () => Promise.reject(new Error('offline')), user: async () => ME } as unknown as RemoteEngine));
+    setEngineForTests(Promise.resolve({ featureFlags: () => Promise.reject(new Error('offline')), user: async () => ME } as unknown as RemoteEngine));
     render(
       <TestRouter path={'/profile/me'}>
         <Switch>

@@ -6,7 +6,7 @@ import { TestRouter, useTestLocation } from './router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AuthStatus, User } from '../../src/model/types';
 import { SideMenu } from '../../src/ui/components/SideMenu';
-import { useEngineForTests, type RemoteEngine } from '../../src/ui/engine';
+import { setEngineForTests, type RemoteEngine } from '../../src/ui/engine';
 
 const ADA: User = { id: 'U1', name: 'ada', real_name: 'Ada Lovelace', display_name: 'ada.l' };
 
@@ -18,7 +18,7 @@ function statusFor(user: User | null): AuthStatus {
 function engineWithFlags(flags: Record<string, boolean>) {
   const featureFlags = vi.fn(async () => flags);
   const switchWorkspace = vi.fn(async (_id: string) => ({ authenticated: true }));
-  useEngineForTests(Promise.resolve({ featureFlags, switchWorkspace } as unknown as RemoteEngine));
+  setEngineForTests(Promise.resolve({ featureFlags, switchWorkspace } as unknown as RemoteEngine));
   return { featureFlags, switchWorkspace };
 }
 

@@ -1,5 +1,6 @@
 /** Toasts for feedback (SPEC §2.10, §9): 3000 ms by default, or the time given; at most three at once; each said by the page's announcer (issue 13 §3). */
 import { act, render, screen, within } from '@testing-library/react';
+import { useEffect } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ANNOUNCE_GAP_MS, AnnouncerProvider } from '../../src/ui/components/Announcer';
 import { ToastProvider, useToast } from '../../src/ui/components/Toasts';
@@ -7,7 +8,10 @@ import { ToastProvider, useToast } from '../../src/ui/components/Toasts';
 let show: ReturnType<typeof useToast> = () => {};
 
 function Probe() {
-  show = useToast();
+  const toast = useToast();
+  useEffect(() => {
+    show = toast;
+  }, [toast]);
   return <p>Page</p>;
 }
 

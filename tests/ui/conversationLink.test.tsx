@@ -4,6 +4,7 @@
  * it). The real routes, shell, list and conversation pane, against the stand-in engine.
  */
 import { act, render, screen, within } from '@testing-library/react';
+import { useEffect } from 'react';
 import { TestRouter, useTestLocation } from './router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ConversationSummary, Message } from '../../src/model/types';
@@ -32,7 +33,10 @@ const settle = () => act(() => new Promise<void>((resolve) => setTimeout(resolve
 let shownAddress = '';
 function Address() {
   const location = useTestLocation();
-  shownAddress = location.pathname + location.search;
+  const address = location.pathname + location.search;
+  useEffect(() => {
+    shownAddress = address;
+  }, [address]);
   return null;
 }
 

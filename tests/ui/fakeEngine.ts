@@ -18,7 +18,7 @@ import { PREVIEW_LENGTH } from '../../src/model/constants';
 import { FLAT_LAYOUT, type Layout } from '../../src/model/layout';
 import { conversationTitle, displayName, type ViewWindow } from '../../src/model/rows';
 import type { AiCategory, ConversationSummary, LiveState, UserData } from '../../src/model/types';
-import { useEngineForTests, type RemoteEngine } from '../../src/ui/engine';
+import { setEngineForTests, type RemoteEngine } from '../../src/ui/engine';
 import type { EngineApi, RemoteObserver, Unsubscribe, ViewCounts } from '../../src/worker/api';
 import type { ConversationDetail, IncomingMessage, LoadState } from '../../src/worker/engine';
 import { EngineStore } from '../../src/worker/store';
@@ -219,7 +219,7 @@ export function createFakeEngine(options: FakeEngineOptions = {}) {
     conversation: (id, o) => conversation(id).subscribe(o),
   };
 
-  useEngineForTests(Promise.resolve(api as unknown as RemoteEngine));
+  setEngineForTests(Promise.resolve(api as unknown as RemoteEngine));
   return { api, store, streams, conversation, changed, refines };
 }
 

@@ -11,10 +11,10 @@ import { AskThread } from '../../src/ui/components/ask/AskThread';
 import { ConversationRow } from '../../src/ui/components/ConversationRow';
 import { PaletteAiChat, type PaletteChat } from '../../src/ui/components/PaletteAiChat';
 import { ToastProvider, useToast } from '../../src/ui/components/Toasts';
-import { useEngineForTests, type RemoteEngine } from '../../src/ui/engine';
+import { setEngineForTests, type RemoteEngine } from '../../src/ui/engine';
+import { HIDDEN } from '../fixtures/hidden';
 
 const RLO = '\u202E';
-const HIDDEN = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/;
 
 const SOURCE: AskSource = {
   id: 'C1:1700000000.000100',
@@ -84,7 +84,7 @@ describe('a conversation row', () => {
 
   it('names its members on hover, joined, without bidi or control characters', async () => {
     const memberNames = vi.fn(async () => [`Mal${RLO}lory`, `Bob\u2066`, 'Cy\u0000']);
-    useEngineForTests(Promise.resolve({ memberNames } as unknown as RemoteEngine));
+    setEngineForTests(Promise.resolve({ memberNames } as unknown as RemoteEngine));
     renderRow({});
     fireEvent.mouseEnter(document.querySelector('.row-avatars')!);
     await waitFor(() => expect(screen.getByTitle('Mallory, Bob, Cy')).toBeTruthy());

@@ -7,7 +7,7 @@ import * as Comlink from 'comlink';
 import type { Observable } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEngine, type EngineBootstrap } from '../../src/worker/api';
-import { remoteStream, useEngineForTests, type RemoteEngine, command } from '../../src/ui/engine';
+import { remoteStream, setEngineForTests, type RemoteEngine, command } from '../../src/ui/engine';
 import type { ViewWindow } from '../../src/model/rows';
 import { rowsOf } from '../fixtures/windows';
 import type { ConversationSummary, LiveState, UserData } from '../../src/model/types';
@@ -31,7 +31,7 @@ beforeAll(async () => {
   startEngine(channel.port1 as unknown as Comlink.Endpoint, browserFetch(server.url, () => browserSession));
   const bootstrap = Comlink.wrap<EngineBootstrap>(channel.port2 as unknown as Comlink.Endpoint);
   engine = (await bootstrap.start({ baseUrl: server.url, debug: false })) as unknown as RemoteEngine;
-  useEngineForTests(Promise.resolve(engine));
+  setEngineForTests(Promise.resolve(engine));
 });
 
 afterAll(async () => {

@@ -78,8 +78,10 @@ export function ConversationPane({ id, onClose, now, request }: { id: string; on
   const [draft, setDraft] = useState('');
   const [sendError, setSendError] = useState<string | null>(null);
   const [searchOpen, setSearchOpen] = useState(false);
-  /** The message highlighted after opening from a message result. */
-  const [flash, setFlash] = useState<string | null>(null);
+  const loaded = detail?.status === 'loaded';
+  /** The message highlighted after opening from a message result: from when it has loaded until its time is over. */
+  const [flashOver, setFlashOver] = useState<OpenRequest | null>(null);
+  const flash = loaded && request?.highlightTs && flashOver !== request ? request.highlightTs : null;
   const [query, setQuery] = useState('');
   const [match, setMatch] = useState(0);
   const endRef = useRef<HTMLDivElement>(null);
@@ -95,11 +97,9 @@ export function ConversationPane({ id, onClose, now, request }: { id: string; on
   const profiles = useFeatureFlag('userProfile') === true;
   const aiEnabled = useFeatureFlag('aiEnabled') === true;
 
-  // The read mark when the conversation opened: the divider stays put while it is open.
+  // The read mark when the conversation opened: the divider stays put while it is open (taken during render, once).
   const [readMark, setReadMark] = useState<string | null>(null);
-  useEffect(() => {
-    if (readMark === null && detail?.status === 'loaded' && detail.conversation) setReadMark(detail.conversation.last_read);
-  }, [detail, readMark]);
+  if (readMark === null && detail?.status === 'loaded' && detail.conversation) setReadMark(detail.conversation.last_read);
   const firstNew = useMemo(() => {
     // An empty read mark means never read: the divider goes before the first message from someone else.
     if (readMark === null) return -1;
@@ -122,14 +122,12 @@ export function ConversationPane({ id, onClose, now, request }: { id: string; on
   }, [messages.length, searchOpen, flash]);
 
   // SPEC §4.4: opened from a message result, the message is shown and highlighted for 3 s; from search, the box gets focus.
-  const loaded = detail?.status === 'loaded';
   useEffect(() => {
     if (!request || !loaded) return undefined;
     if (request.focusInput) box.current?.focus();
     if (!request.highlightTs) return undefined;
-    setFlash(request.highlightTs);
     messageAt(messagesRef.current, request.highlightTs)?.scrollIntoView({ block: 'center' });
-    const timer = window.setTimeout(() => setFlash(null), MESSAGE_HIGHLIGHT_MS);
+    const timer = window.setTimeout(() => setFlashOver(request), MESSAGE_HIGHLIGHT_MS);
     return () => window.clearTimeout(timer);
   }, [request, loaded]);
 

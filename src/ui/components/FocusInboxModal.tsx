@@ -12,6 +12,7 @@
  * dialog reaches the page's window listeners.
  */
 import { useDialog } from '../hooks/useDialog';
+import { useLatest } from '../hooks/useLatest';
 import { useMounted } from '../hooks/useMounted';
 import { useId, useRef, useState } from 'react';
 import { EMPTY_FOCUS_FILTER, formToRules, rulesToForm, type FocusFilter, type ReadStatus } from '../../model/focus';
@@ -96,8 +97,7 @@ export function FocusInboxModal({ mode, view, pageId, pages, channels, people, o
   const dialog = useRef<HTMLDivElement>(null);
   const nameInput = useRef<HTMLInputElement>(null);
   const mounted = useMounted();
-  const onCloseRef = useRef(onClose);
-  onCloseRef.current = onClose;
+  const onCloseRef = useLatest(onClose);
 
 
   const { onKeyDown } = useDialog({ dialog, initial: nameInput, onClose });
@@ -168,11 +168,13 @@ export function FocusInboxModal({ mode, view, pageId, pages, channels, people, o
   return (
     <div
       className="modal-backdrop"
+      role="presentation"
       // A press on the backdrop keeps focus in the dialog; it does not close it (nothing typed is lost).
       onMouseDown={(event) => {
         if (event.target === event.currentTarget) event.preventDefault();
       }}
     >
+      {/* eslint-disable-next-line jsx-a11y/no-noninteractive-element-interactions -- the dialog's own keys (Esc, Tab kept inside), as the rule allows on <dialog> */}
       <div
         ref={dialog}
         role="dialog"

@@ -186,6 +186,7 @@ export function MultiSelect({ label, placeholder, options, selected, onChange, o
   const items = virtualizer.getVirtualItems();
 
   return (
+    // eslint-disable-next-line jsx-a11y/no-static-element-interactions -- catches the Esc bubbled from its button, search box and list
     <div
       ref={wrapper}
       className="ms"
@@ -226,6 +227,7 @@ export function MultiSelect({ label, placeholder, options, selected, onChange, o
         <ChevronDownIcon className="ms-chevron" size={16} />
       </button>
       {open && (
+        // eslint-disable-next-line jsx-a11y/no-static-element-interactions -- a press bubbled from an option must not take the focus from the search box
         <div
           id={popupId}
           className="ms-popup"
@@ -281,6 +283,7 @@ export function MultiSelect({ label, placeholder, options, selected, onChange, o
                   const option = matching[slot.index]!;
                   const isSelected = selectedSet.has(option.id);
                   return (
+                    // eslint-disable-next-line jsx-a11y/click-events-have-key-events, jsx-a11y/interactive-supports-focus -- an option of an aria-activedescendant listbox: the focus stays on the search box or the listbox, whose Enter (Space in the list) ticks it
                     <div
                       key={option.id}
                       id={optionId(slot.index)}

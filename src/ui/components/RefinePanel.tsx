@@ -15,6 +15,7 @@ import type { Subscription } from 'rxjs';
 import { REFINE_MODES, REFINE_MODE_LABELS, refineErrorText, type RefineEvent, type RefineMode } from '../../model/ai';
 import { remoteStream } from '../engine';
 import { isTyping } from '../keyboard/shortcuts';
+import { useLatest } from '../hooks/useLatest';
 import { useAnnounce } from './Announcer';
 import '../styles-ai.css';
 
@@ -133,8 +134,7 @@ export function RefinePanel({ text, input, onApply }: RefinePanelProps) {
   }, [streaming]);
 
   // Alt+1..5 in the message box; Esc discards the open view (and does not close the conversation).
-  const latest = useRef({ start, discard, open: state.status !== 'idle' });
-  latest.current = { start, discard, open: state.status !== 'idle' };
+  const latest = useLatest({ start, discard, open: state.status !== 'idle' });
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       if (event.target instanceof Element && event.target.closest('[aria-modal="true"]')) return;
@@ -155,7 +155,7 @@ export function RefinePanel({ text, input, onApply }: RefinePanelProps) {
     };
     window.addEventListener('keydown', onKey, { capture: true });
     return () => window.removeEventListener('keydown', onKey, { capture: true });
-  }, [input]);
+  }, [input, latest]);
 
   return (
     <div className="refine">

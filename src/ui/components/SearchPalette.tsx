@@ -263,6 +263,7 @@ export function SearchPalette({ query, onQuery, status, results, resetKey, actio
   return (
     <div
       className="modal-backdrop sp-backdrop"
+      role="presentation"
       onMouseDown={(event) => {
         if (event.target === event.currentTarget) {
           event.preventDefault();
@@ -270,6 +271,7 @@ export function SearchPalette({ query, onQuery, status, results, resetKey, actio
         }
       }}
     >
+      {/* eslint-disable-next-line jsx-a11y/no-noninteractive-element-interactions -- the dialog's own keys (Esc, Tab kept inside), as the rule allows on <dialog> */}
       <div
         ref={dialog}
         role="dialog"
@@ -355,6 +357,7 @@ export function SearchPalette({ query, onQuery, status, results, resetKey, actio
                         const i = index++;
                         const selected = i === highlighted;
                         return (
+                          // eslint-disable-next-line jsx-a11y/click-events-have-key-events, jsx-a11y/interactive-supports-focus -- an option of an aria-activedescendant listbox: the focus stays on the search box, whose Enter chooses it
                           <div
                             key={entryKey(entry)}
                             id={optionId(i)}

@@ -58,7 +58,7 @@ export function ShortcutsOverlay({ onClose }: { onClose: () => void }) {
   }, [onClose]);
   return (
     <div className="modal-backdrop">
-      <div ref={dialog} role="dialog" aria-modal="true" aria-labelledby="shortcuts-title" aria-describedby="shortcuts-hint" className="modal shortcuts" tabIndex={-1}>
+      <div ref={dialog} role="dialog" aria-modal="true" aria-labelledby="shortcuts-title" aria-describedby="shortcuts-hint" className="modal shortcuts" tabIndex={0}>
         <h2 id="shortcuts-title">Keyboard shortcuts</h2>
         <p id="shortcuts-hint" className="muted small">
           Press any key to close (the arrows and Page Up / Page Down scroll)

@@ -101,10 +101,12 @@ export function SideMenu({ open, onClose, status, onLogout }: { open: boolean; o
   return (
     <div
       className="drawer-backdrop"
+      role="presentation"
       onClick={(event) => {
         if (event.target === event.currentTarget) onClose();
       }}
     >
+      {/* eslint-disable-next-line jsx-a11y/no-noninteractive-element-interactions -- the drawer's own keys (Esc closes, Tab kept inside), bubbled from its links and buttons */}
       <nav ref={drawer} className="drawer" aria-label="Menu" tabIndex={-1} onKeyDown={onKeyDown}>
         <div className="drawer-head">
           <AccountMenu status={status} profileEnabled={profileEnabled} onLogout={onLogout} onNavigate={onClose} />
@@ -142,7 +144,10 @@ interface Item {
   id: string;
   label: string;
   icon: ComponentType<IconProps>;
+  /** Run after the menu closes. */
   run: () => void;
+  /** The focus goes back to the account button (the page stays). */
+  refocus?: boolean;
 }
 
 /** A page of the menu: marked as the current page when it is (aria-current). */
@@ -175,66 +180,68 @@ function AccountMenu({ status, profileEnabled, onLogout, onNavigate }: { status:
 
   const demo = useFeatureFlag('demoMode');
   const toast = useToast();
-  const items: Item[] = [];
   // The account's other workspaces, and (Slack mode) 'Add workspace': a Slack sign-in bound to this session.
-  for (const workspace of status.organizations ?? []) {
-    if (workspace.id === status.workspace?.id) continue;
-    items.push({
-      id: `switch:${workspace.id}`,
-      label: `Switch to ${stripBidi(workspace.name || workspace.id)}`,
-      icon: SwitchIcon,
+  const items: Item[] = [
+    ...(status.organizations ?? [])
+      .filter((workspace) => workspace.id !== status.workspace?.id)
+      .map(
+        (workspace): Item => ({
+          id: `switch:${workspace.id}`,
+          label: `Switch to ${stripBidi(workspace.name || workspace.id)}`,
+          icon: SwitchIcon,
+          run: () => {
+            void command((api) => api.switchWorkspace(workspace.id)).then(
+              () => window.location.assign('/inbox'),
+              (error: unknown) => toast(`Could not switch workspace: ${(error as Error).message}`),
+            );
+          },
+        }),
+      ),
+    ...(demo === false
+      ? [
+          {
+            id: 'add-workspace',
+            label: 'Add workspace',
+            icon: PlusIcon,
+            run: () => {
+              window.location.assign('/auth/slack?add=true');
+            },
+          },
+        ]
+      : []),
+    ...(profileEnabled
+      ? [
+          {
+            id: 'profile',
+            label: 'View Profile',
+            icon: UserIcon,
+            run: () => {
+              onNavigate();
+              navigate('/profile/me');
+            },
+          },
+        ]
+      : []),
+    {
+      id: 'theme',
+      label: theme === 'dark' ? 'Light Mode' : 'Dark Mode',
+      icon: theme === 'dark' ? SunIcon : MoonIcon,
       run: () => {
-        close(false);
-        void command((api) => api.switchWorkspace(workspace.id)).then(
-          () => window.location.assign('/inbox'),
-          (error: unknown) => toast(`Could not switch workspace: ${(error as Error).message}`),
-        );
+        const next: Theme = theme === 'dark' ? 'light' : 'dark';
+        applyTheme(next);
+        setTheme(next);
       },
-    });
-  }
-  if (demo === false) {
-    items.push({
-      id: 'add-workspace',
-      label: 'Add workspace',
-      icon: PlusIcon,
-      run: () => {
-        close(false);
-        window.location.assign('/auth/slack?add=true');
-      },
-    });
-  }
-  if (profileEnabled) {
-    items.push({
-      id: 'profile',
-      label: 'View Profile',
-      icon: UserIcon,
-      run: () => {
-        close(false);
-        onNavigate();
-        navigate('/profile/me');
-      },
-    });
-  }
-  items.push({
-    id: 'theme',
-    label: theme === 'dark' ? 'Light Mode' : 'Dark Mode',
-    icon: theme === 'dark' ? SunIcon : MoonIcon,
-    run: () => {
-      const next: Theme = theme === 'dark' ? 'light' : 'dark';
-      applyTheme(next);
-      setTheme(next);
-      close(true);
+      refocus: true,
     },
-  });
-  items.push({
-    id: 'logout',
-    label: 'Logout',
-    icon: LogoutIcon,
-    run: () => {
-      close(false);
-      onLogout();
+    {
+      id: 'logout',
+      label: 'Logout',
+      icon: LogoutIcon,
+      run: () => {
+        onLogout();
+      },
     },
-  });
+  ];
 
   // Opening moves focus to the first (or, from ArrowUp, the last) item.
   useEffect(() => {
@@ -325,11 +332,16 @@ function AccountMenu({ status, profileEnabled, onLogout, onNavigate }: { status:
         <ChevronDownIcon className="account-chevron" size={16} />
       </button>
       {expanded && (
-        <div ref={menu} id={menuId} className="account-menu" role="menu" aria-labelledby={triggerId} onKeyDown={onMenuKey}>
-          {items.map(({ id, label, icon: ItemIcon, run }) => (
+        <div ref={menu} id={menuId} className="account-menu" role="menu" aria-labelledby={triggerId} tabIndex={-1} onKeyDown={onMenuKey}>
+          {items.map(({ id, label, icon: ItemIcon, run, refocus = false }) => (
             <Fragment key={id}>
               {id === 'logout' && <div role="separator" className="account-separator" />}
-              <button type="button" role="menuitem" tabIndex={-1} className="account-item" onClick={run}>
+              <button type="button" role="menuitem" tabIndex={-1} className="account-item"
+                onClick={() => {
+                  close(refocus);
+                  run();
+                }}
+              >
                 <ItemIcon size={16} />
                 {label}
               </button>

@@ -16,6 +16,7 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { WAITLIST_SUCCESS_CLOSE_MS } from '../../model/constants';
 import { useDialog } from '../hooks/useDialog';
+import { useLatest } from '../hooks/useLatest';
 import { useMounted } from '../hooks/useMounted';
 import { CloseIcon, Icon } from './Icons';
 import '../styles-waitlist.css';
@@ -77,8 +78,7 @@ export function WaitlistModal({ platform, onClose }: WaitlistModalProps) {
   const mounted = useMounted();
   const busy = useRef(false);
   const pressedOnBackdrop = useRef(false);
-  const onCloseRef = useRef(onClose);
-  onCloseRef.current = onClose;
+  const onCloseRef = useLatest(onClose);
 
 
   /** Every way of closing goes through here: none works while the signup is on its way. */
@@ -95,7 +95,7 @@ export function WaitlistModal({ platform, onClose }: WaitlistModalProps) {
     dialog.current?.focus();
     const timer = window.setTimeout(() => onCloseRef.current(), WAITLIST_SUCCESS_CLOSE_MS);
     return () => window.clearTimeout(timer);
-  }, [phase.name]);
+  }, [phase.name, onCloseRef]);
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -127,6 +127,7 @@ export function WaitlistModal({ platform, onClose }: WaitlistModalProps) {
   return (
     <div
       className="modal-backdrop"
+      role="presentation"
       // Only a press that starts and ends on the backdrop closes: a text selection dragged out of the field does not.
       onMouseDown={(event) => {
         pressedOnBackdrop.current = event.target === event.currentTarget;
@@ -136,6 +137,7 @@ export function WaitlistModal({ platform, onClose }: WaitlistModalProps) {
         pressedOnBackdrop.current = false;
       }}
     >
+      {/* eslint-disable-next-line jsx-a11y/no-noninteractive-element-interactions -- the dialog's own keys (Esc, Tab kept inside), as the rule allows on <dialog> */}
       <div
         ref={dialog}
         role="dialog"

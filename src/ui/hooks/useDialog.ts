@@ -5,7 +5,8 @@
  * outside it (it fell to the page, e.g. from a button that got disabled) still belong to it:
  * Esc closes, Tab comes back in.
  */
-import { useCallback, useEffect, useLayoutEffect, useRef, type KeyboardEvent as ReactKeyboardEvent, type RefObject } from 'react';
+import { useCallback, useEffect, useLayoutEffect, type KeyboardEvent as ReactKeyboardEvent, type RefObject } from 'react';
+import { useLatest } from './useLatest';
 
 const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
@@ -28,28 +29,27 @@ export function useDialog(options: {
   /** Where a stray Tab (Shift: backwards) brings focus back; by default the last (first) Tab stop. */
   onStrayTab?: (backwards: boolean) => void;
 }): { onKeyDown: (event: ReactKeyboardEvent<HTMLElement>) => void } {
-  const latest = useRef(options);
-  latest.current = options;
+  const latestRef = useLatest(options);
 
   useLayoutEffect(() => {
     const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    latest.current.initial.current?.focus();
+    latestRef.current.initial.current?.focus();
     return () => {
       if (opener?.isConnected && opener !== document.body) opener.focus();
     };
-  }, []);
+  }, [latestRef]);
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
-      const node = latest.current.dialog.current;
+      const node = latestRef.current.dialog.current;
       if (!node || (event.target instanceof Node && node.contains(event.target))) return;
       event.stopPropagation();
       if (event.key === 'Escape') {
         event.preventDefault();
-        latest.current.onClose();
+        latestRef.current.onClose();
       } else if (event.key === 'Tab') {
         event.preventDefault();
-        const { onStrayTab } = latest.current;
+        const { onStrayTab } = latestRef.current;
         if (onStrayTab) return onStrayTab(event.shiftKey);
         const items = focusables(node);
         (event.shiftKey ? items[items.length - 1] : items[0])?.focus();
@@ -57,15 +57,15 @@ export function useDialog(options: {
     };
     window.addEventListener('keydown', onKey, true);
     return () => window.removeEventListener('keydown', onKey, true);
-  }, []);
+  }, [latestRef]);
 
   /** Keys typed inside the dialog: Esc closes, Tab wraps, and none reaches the page's shortcuts. */
   const onKeyDown = useCallback((event: ReactKeyboardEvent<HTMLElement>) => {
     event.stopPropagation();
-    const node = latest.current.dialog.current;
+    const node = latestRef.current.dialog.current;
     if (event.key === 'Escape') {
       event.preventDefault();
-      latest.current.onClose();
+      latestRef.current.onClose();
     } else if (event.key === 'Tab' && node) {
       const items = focusables(node);
       const first = items[0];
@@ -80,7 +80,7 @@ export function useDialog(options: {
         first.focus();
       }
     }
-  }, []);
+  }, [latestRef]);
 
   return { onKeyDown };
 }

@@ -14,7 +14,8 @@
  * Components that own a text field (the message box, the palette, the Ask AI box, the search in a
  * conversation) match their keys with `matchesAction`, from the same registry.
  */
-import { useEffect, useRef } from 'react';
+import { useEffect } from 'react';
+import { useLatest } from '../hooks/useLatest';
 import { ACTIONS, matchesChord, parseKeys, type ActionId, type ActionSpec, type Chord, type KeyPress } from './registry';
 import { isTyping } from './shortcuts';
 
@@ -66,8 +67,7 @@ export function handlerOf(id: ActionId): ActionHandler | undefined {
  * screen at a time: screens do not register the same id.
  */
 export function useActionHandlers(handlers: ActionHandlers): void {
-  const ref = useRef(handlers);
-  ref.current = handlers;
+  const ref = useLatest(handlers);
   useEffect(() => {
     const layer = {
       get current() {
@@ -83,7 +83,7 @@ export function useActionHandlers(handlers: ActionHandlers): void {
         pending = null;
       }
     };
-  }, []);
+  }, [ref]);
 }
 
 /** What the palette's Actions tab lists: palette actions registered and enabled now. */

@@ -9,6 +9,7 @@
  */
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { useLocation, useSearch } from 'wouter';
+import { useNow } from '../hooks/useNow';
 import { useNavigate } from '../router';
 import { useObservableState } from 'observable-hooks';
 import type { AskSource, CatchupStats, UnreadSummary } from '../../model/ai';
@@ -43,7 +44,7 @@ export function AskAiPage({ menuButton, onOpenConversation }: AskAiPageProps) {
   const [voiceOn, setVoiceOn] = useState(false);
   const [draft, setDraft] = useState('');
   const [showShortcuts, setShowShortcuts] = useState(false);
-  const [now, setNow] = useState(() => Date.now());
+  const now = useNow(30_000);
 
   const onReply = useCallback(
     (text: string) => {
@@ -61,12 +62,8 @@ export function AskAiPage({ menuButton, onOpenConversation }: AskAiPageProps) {
     const question = new URLSearchParams(search).get('q')?.trim();
     if (question) begin(question);
     else if (pathname === '/catchup') begin();
-    // Once per navigation (a new address), not when begin changes.
-  }, [pathname, search]);
-
-  useEffect(() => {
-    if (view.messages.length) setNow(Date.now());
-  }, [view.messages.length]);
+    // Once per navigation (a new address): begin is the same function for the page's life.
+  }, [pathname, search, begin]);
 
   const back = useCallback(() => {
     stopSpeaking();

@@ -23,6 +23,7 @@ import type { OpenConversation } from '../actions';
 import { SearchIcon } from '../components/Icons';
 import { FilterBar } from '../components/FilterBar';
 import { InboxZero } from '../components/InboxZero';
+import { useLatest } from '../hooks/useLatest';
 import { useNotifications } from '../hooks/useNotifications';
 
 export interface SubView {
@@ -87,13 +88,12 @@ export function ListPage({
   const lastMarkRead = useRef(0);
   const label = views.find((v) => v.id === viewId)?.label ?? '';
   const pageLabel = PAGES.find((p) => p.id === page)?.label ?? page;
-  // A view that disappeared (deleted here or in another tab): fall back to the page's first.
-  useEffect(() => {
-    if (views.length && !views.some((v) => v.id === viewId)) {
-      setViewId(views[0]!.id);
-      setCursor(0);
-    }
-  }, [views, viewId]);
+  // A view that disappeared (deleted here or in another tab): fall back to the page's first
+  // (adjusted during render, so the missing view is never drawn).
+  if (views.length && !views.some((v) => v.id === viewId)) {
+    setViewId(views[0]!.id);
+    setCursor(0);
+  }
 
   const openModal = useCallback(async (mode: 'create' | 'edit', view?: CustomView) => {
     const options = await command((api) => api.focusOptions());
@@ -184,16 +184,18 @@ export function ListPage({
     }, []),
   );
 
-  useEffect(() => {
+  // Each new request to open a conversation (the palette, a link) opens it, the one in hand when the page mounts too.
+  const [seenRequest, setSeenRequest] = useState<OpenConversation>();
+  if (openRequest !== seenRequest) {
+    setSeenRequest(openRequest);
     if (openRequest) setOpenId(openRequest.id);
-  }, [openRequest]);
+  }
 
   // Stable, so memoised rows do not re-render on every cursor move.
-  const keyboardNavRef = useRef(keyboardNav);
-  keyboardNavRef.current = keyboardNav;
+  const keyboardNavRef = useLatest(keyboardNav);
   const hover = useCallback((index: number) => {
     if (!keyboardNavRef.current) setCursor(index);
-  }, []);
+  }, [keyboardNavRef]);
 
   const closeFilter = useCallback(() => {
     setFilterOpen(false);

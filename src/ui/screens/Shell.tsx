@@ -9,6 +9,7 @@ import type { OpenConversation } from '../actions';
 import { SearchPalette } from '../components/SearchPalette';
 import { command, remoteStream } from '../engine';
 import { useFeatureFlag } from '../hooks/useFeatureFlag';
+import { useNow } from '../hooks/useNow';
 import { applyTheme, readTheme } from '../session';
 import type { AuthStatus } from '../../model/types';
 import { isTs } from '../../model/ts';
@@ -27,14 +28,11 @@ import { AskAiPage } from './AskAiPage';
 export type Page = 'inbox' | 'conversations' | 'ask-ai';
 
 
-function useNow(intervalMs: number): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    const timer = window.setInterval(() => setNow(Date.now()), intervalMs);
-    return () => window.clearInterval(timer);
-  }, [intervalMs]);
-  return now;
+/** A request to open a conversation, told apart from the previous one even when it asks the same. */
+function nextRequest(previous: OpenConversation | undefined, id: string, extra: Omit<OpenConversation, 'id' | 'nonce'>): OpenConversation {
+  return { id, ...extra, nonce: (previous?.nonce ?? 0) + 1 };
 }
+
 
 const search$ = remoteStream<SearchState<PaletteItem>>((api, o) => api.search(o));
 const IDLE: SearchState<PaletteItem> = { query: '', status: 'idle', results: { conversations: [], messages: [], users: [] }, resetSelection: true };
@@ -54,9 +52,12 @@ export function Shell({ page, status, onLogout }: { page: Page; status: AuthStat
   const aiEnabled = useFeatureFlag('aiEnabled') === true;
   const profiles = useFeatureFlag('userProfile') === true;
 
-  useEffect(() => {
+  // A search answer that resets the selection bumps the palette's resetKey (adjusted during render, as the palette does).
+  const [seenSearch, setSeenSearch] = useState(search);
+  if (search !== seenSearch) {
+    setSeenSearch(search);
     if (search.resetSelection) setResetKey((k) => k + 1);
-  }, [search]);
+  }
 
   const openPalette = useCallback(() => {
     setQuery('');
@@ -88,7 +89,7 @@ export function Shell({ page, status, onLogout }: { page: Page; status: AuthStat
   const openConversation = useCallback(
     (id: string, extra: Omit<OpenConversation, 'id' | 'nonce'>) => {
       if (page === 'ask-ai') navigate('/conversations');
-      setOpenRequest({ id, ...extra, nonce: Date.now() });
+      setOpenRequest((previous) => nextRequest(previous, id, extra));
     },
     [page, navigate],
   );
@@ -96,15 +97,19 @@ export function Shell({ page, status, onLogout }: { page: Page; status: AuthStat
   // A link into a conversation (an AI answer's source): /conversations?open=<id>&ts=<message ts>.
   // Either value may be anything: an id or a ts of the wrong shape is ignored (issue 12).
   const [pathname] = useLocation();
+  // Read when the address changes (during render: the conversation opens with the page, no second pass),
+  // then the address loses its open= and ts=.
   const address = useSearch();
-  useEffect(() => {
-    if (page === 'ask-ai') return;
+  const [seenAddress, setSeenAddress] = useState<string | null>(null);
+  if (page !== 'ask-ai' && address !== seenAddress) {
+    setSeenAddress(address);
     const params = new URLSearchParams(address);
     const id = params.get('open');
-    if (id === null) return;
     const ts = params.get('ts');
-    if (isConversationId(id)) setOpenRequest({ id, ...(isTs(ts) ? { highlightTs: ts } : {}), nonce: Date.now() });
-    navigate(pathname, { replace: true });
+    if (id !== null && isConversationId(id)) setOpenRequest((previous) => nextRequest(previous, id, isTs(ts) ? { highlightTs: ts } : {}));
+  }
+  useEffect(() => {
+    if (page !== 'ask-ai' && new URLSearchParams(address).has('open')) navigate(pathname, { replace: true });
   }, [page, address, pathname, navigate]);
 
   const choose = useCallback(

@@ -4,7 +4,8 @@
  * (mono, 16 kHz, 100 ms chunks, the first supported format of the preference list), and the
  * timers (1.5 s silence, 3 s notice); what the browser reports comes back as events.
  */
-import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
+import { useLatest } from '../hooks/useLatest';
 import { AUDIO_RECORDING, SPEECH_FALLBACK_NOTICE_MS } from '../../model/ai';
 import { SPEECH_LANGUAGE, VOICE_AUTO_SEND_SILENCE_MS } from '../../model/constants';
 import type { TranscribeResult } from '../../worker/ai';
@@ -246,22 +247,22 @@ export interface VoiceInput {
 
 /** Voice input for a component's lifetime: unmounting stops listening and recording. */
 export function useVoiceInput(options: VoiceInputOptions): VoiceInput {
-  const latest = useRef(options);
-  useLayoutEffect(() => {
-    latest.current = options;
-  });
+  const latest = useLatest(options);
   const [state, setState] = useState<VoiceState>(() => initialVoiceState({ speech: speechRecognitionClass() !== undefined, recording: recordingSupported() }));
   const [controller] = useState(() => createVoiceController(state, () => latest.current, setState));
   useEffect(() => () => controller.dispose(), [controller]);
-  const { dispatch } = controller;
-  return {
-    state,
-    start: () => dispatch({ type: 'start' }),
-    stop: () => dispatch({ type: 'stop' }),
-    cancel: () => dispatch({ type: 'cancel' }),
-    send: () => dispatch({ type: 'send' }),
-    dismiss: () => dispatch({ type: 'dismiss' }),
-    switchMode: (mode) => dispatch({ type: 'switchMode', mode }),
-    setAutoSend: (on) => dispatch({ type: 'setAutoSend', on }),
-  };
+  // The same functions for the component's life (an effect may depend on them).
+  const actions = useMemo((): Omit<VoiceInput, 'state'> => {
+    const { dispatch } = controller;
+    return {
+      start: () => dispatch({ type: 'start' }),
+      stop: () => dispatch({ type: 'stop' }),
+      cancel: () => dispatch({ type: 'cancel' }),
+      send: () => dispatch({ type: 'send' }),
+      dismiss: () => dispatch({ type: 'dismiss' }),
+      switchMode: (mode) => dispatch({ type: 'switchMode', mode }),
+      setAutoSend: (on) => dispatch({ type: 'setAutoSend', on }),
+    };
+  }, [controller]);
+  return { state, ...actions };
 }

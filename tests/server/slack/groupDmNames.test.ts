@@ -7,8 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { api } from '../helpers';
 import { signInSlack, startSlackTestServer, until, type SlackTestServer } from '../slackHelpers';
 import { startFakeSlack } from '../../fakes/slackServer';
-
-const HIDDEN = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/;
+import { HIDDEN } from '../../fixtures/hidden';
 
 let server: SlackTestServer;
 afterEach(async () => {

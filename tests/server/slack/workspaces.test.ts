@@ -4,7 +4,7 @@
  * member in to each in one browser, lists them all, and moves between them without a new sign-in.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { openStream, type StreamReader } from '../helpers';
+import { openStream, type Json, type StreamReader } from '../helpers';
 import { signInSlack, startSlackTestServer, until, type SlackTestServer } from '../slackHelpers';
 import { startFakeSlack, type FakeSlack, type FakeTeam } from '../../fakes/slackServer';
 import type { ConversationSummary, LiveEvent, MessageUpdateData } from '../../../src/model/types';
@@ -28,7 +28,7 @@ async function slack(f: FakeSlack, method: string, token: string, params: Record
     headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams(params).toString(),
   });
-  return (await res.json()) as Record<string, any>;
+  return (await res.json()) as Record<string, Json>;
 }
 
 const authorizeQuery = (f: FakeSlack, extra: Record<string, string> = {}) =>
@@ -147,7 +147,7 @@ describe('Sift with several Slack workspaces', () => {
     expect(new URL(second.location, s.url).searchParams.get('workspace')).toBe(b.team.id);
     jar.take(second.cookie);
     await until(syncedFull(s, b), 20_000, 'the second workspace synced');
-    const browser = async <T = any>(path: string, body?: unknown): Promise<{ status: number; body: T }> => {
+    const browser = async <T = Json>(path: string, body?: unknown): Promise<{ status: number; body: T }> => {
       const res = await fetch(`${s.url}${path}`, {
         method: body === undefined ? 'GET' : 'POST',
         // As the page's own requests: the browser says they are same-origin.

@@ -9,7 +9,7 @@ import { chance, pick, weighted, type Rng } from './random';
 import { BOTS, FIRST_NAMES, LAST_NAMES, TEAMS, TEAM_WEIGHTS, TITLES, type Team } from './vocab';
 
 /** A user of the demo workspace (SPEC §3 User); `avatar` is an SVG data: URL. */
-export interface DemoUser extends User {}
+export type DemoUser = User;
 
 /** The member's identity in every demo workspace. */
 export const DEMO_MEMBER_PROFILE = {

@@ -3,7 +3,7 @@
  * it hears, sends after 1.5 s of silence (auto-send) or on Stop; falls back to recording
  * when the browser's speech service fails, and back again on request.
  */
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { VOICE_ERRORS } from '../../../model/ai';
 import { useVoiceInput, type VoiceInputOptions } from '../../voice/useVoiceInput';
 import { MicIcon } from './AskIcons';
@@ -18,14 +18,15 @@ export interface VoiceInputProps extends VoiceInputOptions {
 
 export function VoiceInput({ onSend, transcribe, autoStart = true, onListen }: VoiceInputProps) {
   const voice = useVoiceInput({ onSend, transcribe });
-  const { state } = voice;
+  const { state, start } = voice;
   const primary = useRef<HTMLButtonElement>(null);
 
+  // Once, on mount (voice mode was just turned on): autoStart as it was then; start is the same function for the component's life.
+  const [startOnMount] = useState(autoStart);
   useEffect(() => {
-    if (autoStart) voice.start();
+    if (startOnMount) start();
     primary.current?.focus();
-    // Once, on mount: voice mode was just turned on.
-  }, []);
+  }, [startOnMount, start]);
 
   const active = state.status === 'listening' || state.status === 'recording';
   useEffect(() => {

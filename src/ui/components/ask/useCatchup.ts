@@ -31,6 +31,7 @@ import { CATCHUP_INITIAL_QUESTION_DELAY_MS } from '../../../model/constants';
 import { command } from '../../engine';
 import { isTyping } from '../../keyboard/shortcuts';
 import { useActionHandlers } from '../../keyboard/dispatch';
+import { useLatest } from '../../hooks/useLatest';
 import { useToast } from '../Toasts';
 import type { AskResult } from '../../../worker/ai';
 
@@ -97,7 +98,8 @@ export interface Catchup {
 }
 
 export function useCatchup({ onReply }: { onReply?: (text: string) => void } = {}): Catchup {
-  const [view, setView] = useState<CatchupView>(START_VIEW);
+  // A reload is not leaving: this tab's session (if any) shows as pending until it is picked up below.
+  const [view, setView] = useState<CatchupView>(() => (rememberedSession() ? { ...START_VIEW, screen: 'conversation', pending: true } : START_VIEW));
   const generation = useRef(0);
   const session = useRef<string | null>(null);
   const busy = useRef(false);
@@ -105,10 +107,7 @@ export function useCatchup({ onReply }: { onReply?: (text: string) => void } = {
   const nextId = useRef(0);
   /** What the last yes marked read, and where each was read up to before (for undo). */
   const lastMarked = useRef<CatchupMarked[] | null>(null);
-  const replyListener = useRef(onReply);
-  useEffect(() => {
-    replyListener.current = onReply;
-  });
+  const replyListener = useLatest(onReply);
 
   const message = (role: ChatMessage['role'], text: string, extra: Partial<ChatMessage> = {}): ChatMessage => ({ id: ++nextId.current, role, text, ...extra });
 
@@ -130,7 +129,6 @@ export function useCatchup({ onReply }: { onReply?: (text: string) => void } = {
     const id = rememberedSession();
     if (!id) return;
     const g = generation.current;
-    setView({ ...START_VIEW, screen: 'conversation', pending: true });
     void command((api) => api.catchupSession(id))
       .catch(failed)
       .then((result) => {
@@ -210,7 +208,7 @@ export function useCatchup({ onReply }: { onReply?: (text: string) => void } = {
         reply(result.answer.answer, { sources: result.answer.sources, confidence: result.answer.confidence });
       }
     })();
-  }, [refreshStats]);
+  }, [refreshStats, replyListener]);
 
   const send = useCallback((text: string) => talk(text), [talk]);
 
@@ -270,7 +268,7 @@ export function useCatchup({ onReply }: { onReply?: (text: string) => void } = {
         }
       })();
     },
-    [end, send],
+    [end, send, replyListener],
   );
 
   const leave = useCallback(() => {
