@@ -3,14 +3,16 @@
  * totals them all (the type-check counts as one check per project, each Vitest test as one).
  *   1. Chromium for the end-to-end tests (installed from Debian's packages when missing and root);
  *   2. the type-check of every thread's tsconfig;
- *   3. the client build, when stale;
- *   4. Vitest: unit (model, streams, worker, server), ui (happy-dom) and e2e (Chromium).
+ *   3. ESLint and `prettier --check` (scripts/lint.ts; tools/lint is installed the first time), one check each;
+ *   4. the client build, when stale;
+ *   5. Vitest: unit (model, streams, worker, server), ui (happy-dom) and e2e (Chromium).
  * Extra arguments go to Vitest (e.g. `npm test -- --project unit`).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync, existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureChromium } from './chromium';
+import { lintChecks } from './lint';
 import { buildClientIfNeeded } from './start';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -42,6 +44,20 @@ for (const project of PROJECTS) {
     failed += 1;
     process.stderr.write(`type-check failed: tsconfig.${project}.json\n`);
   }
+}
+
+process.stdout.write('Linting (ESLint, Prettier)...\n');
+try {
+  for (const check of lintChecks(ROOT)) {
+    if (check.ok) passed += 1;
+    else {
+      failed += 1;
+      process.stderr.write(`lint failed: ${check.name}\n`);
+    }
+  }
+} catch (error) {
+  failed += 1;
+  process.stderr.write(`lint could not run: ${(error as Error).message}\n`);
 }
 
 try {
