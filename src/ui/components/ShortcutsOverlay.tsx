@@ -25,7 +25,16 @@ function Keys({ action }: { action: ActionSpec }) {
       {action.keys.map((key, i) => (
         <span key={key} className="shortcut-keys">
           {i > 0 && <span className="muted"> or </span>}
-          {formatKeys(key).map((part, j) => (part === 'then' ? <span key={j} className="muted"> then </span> : <kbd key={j}>{part}</kbd>))}
+          {formatKeys(key).map((part, j) =>
+            part === 'then' ? (
+              <span key={j} className="muted">
+                {' '}
+                then{' '}
+              </span>
+            ) : (
+              <kbd key={j}>{part}</kbd>
+            ),
+          )}
         </span>
       ))}
     </>
@@ -58,7 +67,15 @@ export function ShortcutsOverlay({ onClose }: { onClose: () => void }) {
   }, [onClose]);
   return (
     <div className="modal-backdrop">
-      <div ref={dialog} role="dialog" aria-modal="true" aria-labelledby="shortcuts-title" aria-describedby="shortcuts-hint" className="modal shortcuts" tabIndex={0}>
+      <div
+        ref={dialog}
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby="shortcuts-title"
+        aria-describedby="shortcuts-hint"
+        className="modal shortcuts"
+        tabIndex={0}
+      >
         <h2 id="shortcuts-title">Keyboard shortcuts</h2>
         <p id="shortcuts-hint" className="muted small">
           Press any key to close (the arrows and Page Up / Page Down scroll)
