@@ -51,7 +51,12 @@ function instrument() {
     }
   };
   const original = EventTarget.prototype.addEventListener;
-  EventTarget.prototype.addEventListener = function (this: EventTarget, type: string, listener: EventListenerOrEventListenerObject | null, options?: boolean | AddEventListenerOptions) {
+  EventTarget.prototype.addEventListener = function (
+    this: EventTarget,
+    type: string,
+    listener: EventListenerOrEventListenerObject | null,
+    options?: boolean | AddEventListenerOptions,
+  ) {
     if (type === 'message' && (this instanceof MessagePort || this instanceof Worker)) original.call(this, 'message', measure);
     return original.call(this, type, listener, options);
   } as typeof EventTarget.prototype.addEventListener;
@@ -60,7 +65,11 @@ function instrument() {
 export async function benchBrowser(): Promise<BrowserBench> {
   ensureChromium();
   buildClientIfNeeded();
-  const server = await startServer({ dataDir: join(import.meta.dirname, '..', 'data', 'bench-large'), env: { SIFT_DEMO_SIZE: 'large' }, startTimeoutMs: 400_000 });
+  const server = await startServer({
+    dataDir: join(import.meta.dirname, '..', 'data', 'bench-large'),
+    env: { SIFT_DEMO_SIZE: 'large' },
+    startTimeoutMs: 400_000,
+  });
   const browser = await launchBrowser();
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });

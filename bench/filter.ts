@@ -87,7 +87,10 @@ function focusCase(name: string, all: readonly ConversationSummary[], form: Focu
 /** 20 views: the five built-ins and fifteen custom ones of varied rules. */
 function twentyViews(all: readonly ConversationSummary[]): ViewDefinition[] {
   const users = [userId(3), userId(17), userId(4242)];
-  const channels = all.filter((c) => c.type === 'channel').filter((_, i) => i % 1_500 === 0).map((c) => c.id);
+  const channels = all
+    .filter((c) => c.type === 'channel')
+    .filter((_, i) => i % 1_500 === 0)
+    .map((c) => c.id);
   const recent = all[0]!.latest_activity - 86_400 * 3;
   const custom: Array<[string, FilterSpec]> = [
     ['dm-unread-people', { rules: formToRules({ messageTypes: ['dm'], readStatus: 'unread', channels: [], users }) }],
@@ -101,10 +104,35 @@ function twentyViews(all: readonly ConversationSummary[]): ViewDefinition[] {
     ['recent', { rules: [{ field: 'latest_activity', operator: 'gte', value: recent }] }],
     ['busy', { rules: [{ field: 'unread_count', operator: 'gte', value: 3 }] }],
     ['with-me', { rules: [{ field: 'member_ids', operator: 'contains', value: userId(42) }] }],
-    ['public', { rules: [{ field: 'is_private', operator: 'eq', value: 'false' }, { field: 'message_count', operator: 'lt', value: '100' }] }],
+    [
+      'public',
+      {
+        rules: [
+          { field: 'is_private', operator: 'eq', value: 'false' },
+          { field: 'message_count', operator: 'lt', value: '100' },
+        ],
+      },
+    ],
     ['from-someone', { rules: [{ field: 'latest_message.user', operator: 'neq', value: 'U0ME00001' }] }],
-    ['dm-or-unread', { rules: [{ field: 'type', operator: 'eq', value: 'dm' }, { field: 'unread_count', operator: 'gt', value: 0 }], combinator: 'or' }],
-    ['few-members', { rules: [{ field: 'member_ids', operator: 'in', value: users }, { field: 'latest_activity', operator: 'lt', value: String(recent) }] }],
+    [
+      'dm-or-unread',
+      {
+        rules: [
+          { field: 'type', operator: 'eq', value: 'dm' },
+          { field: 'unread_count', operator: 'gt', value: 0 },
+        ],
+        combinator: 'or',
+      },
+    ],
+    [
+      'few-members',
+      {
+        rules: [
+          { field: 'member_ids', operator: 'in', value: users },
+          { field: 'latest_activity', operator: 'lt', value: String(recent) },
+        ],
+      },
+    ],
   ];
   return [...BUILTIN_VIEWS, ...custom.map(([id, filter]) => ({ id, label: id, filter }))];
 }
@@ -158,26 +186,55 @@ export function benchFilter(runs = 31): FilterBench {
   const all = syntheticConversations(N);
   const users = [userId(3), userId(17), userId(4242)];
   const userSet = new Set(users);
-  const channels = all.filter((c) => c.type === 'channel').filter((_, i) => i % 700 === 0).map((c) => c.id);
+  const channels = all
+    .filter((c) => c.type === 'channel')
+    .filter((_, i) => i % 700 === 0)
+    .map((c) => c.id);
   const channelSet = new Set(channels);
 
   const cases = [
-    focusCase('DMs, unread, 3 people', all, { messageTypes: ['dm'], readStatus: 'unread', channels: [], users }, (c) => {
-      if (c.type !== 'dm' || !(c.unread_count_display > 0)) return false;
-      for (const m of c.member_ids) if (userSet.has(m)) return true;
-      return false;
-    }, runs),
-    focusCase(`unread, ${channels.length} channels`, all, { messageTypes: [], readStatus: 'unread', channels, users: [] }, (c) => c.unread_count_display > 0 && channelSet.has(c.id), runs),
-    focusCase('channels and threads, read, 3 people', all, { messageTypes: ['channel', 'thread'], readStatus: 'read', channels: [], users }, (c) => {
-      if (c.type !== 'channel' && c.type !== 'thread') return false;
-      if (c.unread_count_display !== 0) return false;
-      for (const m of c.member_ids) if (userSet.has(m)) return true;
-      return false;
-    }, runs),
+    focusCase(
+      'DMs, unread, 3 people',
+      all,
+      { messageTypes: ['dm'], readStatus: 'unread', channels: [], users },
+      (c) => {
+        if (c.type !== 'dm' || !(c.unread_count_display > 0)) return false;
+        for (const m of c.member_ids) if (userSet.has(m)) return true;
+        return false;
+      },
+      runs,
+    ),
+    focusCase(
+      `unread, ${channels.length} channels`,
+      all,
+      { messageTypes: [], readStatus: 'unread', channels, users: [] },
+      (c) => c.unread_count_display > 0 && channelSet.has(c.id),
+      runs,
+    ),
+    focusCase(
+      'channels and threads, read, 3 people',
+      all,
+      { messageTypes: ['channel', 'thread'], readStatus: 'read', channels: [], users },
+      (c) => {
+        if (c.type !== 'channel' && c.type !== 'thread') return false;
+        if (c.unread_count_display !== 0) return false;
+        for (const m of c.member_ids) if (userSet.has(m)) return true;
+        return false;
+      },
+      runs,
+    ),
   ];
   const worst = cases.reduce((a, b) => (b.ratio > a.ratio ? b : a));
   const recheck = benchRecheck(all);
-  return { evalMs: worst.evalMs, handMs: worst.handMs, ratio: worst.ratio, recheckMs: recheck.meanMs, recheckP99Ms: recheck.p99Ms, views: recheck.views, cases };
+  return {
+    evalMs: worst.evalMs,
+    handMs: worst.handMs,
+    ratio: worst.ratio,
+    recheckMs: recheck.meanMs,
+    recheckP99Ms: recheck.p99Ms,
+    views: recheck.views,
+    cases,
+  };
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
@@ -185,5 +242,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   for (const c of r.cases) {
     process.stdout.write(`${c.name}: ${c.evalMs.toFixed(3)} ms (hand-written ${c.handMs.toFixed(3)} ms, ratio ${c.ratio.toFixed(2)}, ${c.matches} match)\n`);
   }
-  process.stdout.write(`re-check one event against ${r.views} views: mean ${(r.recheckMs * 1000).toFixed(1)} µs, p99 ${(r.recheckP99Ms * 1000).toFixed(1)} µs\n`);
+  process.stdout.write(
+    `re-check one event against ${r.views} views: mean ${(r.recheckMs * 1000).toFixed(1)} µs, p99 ${(r.recheckP99Ms * 1000).toFixed(1)} µs\n`,
+  );
 }

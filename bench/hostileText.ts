@@ -78,11 +78,41 @@ const answerRequest = (text: string) => ({
 });
 
 const SPECIFIC: Array<{ name: string; run: (n: number) => () => unknown }> = [
-  { name: 'tokenize: unclosed tags and markers', run: (n) => { const t = fill('<a *b _c ~d `e :f ', n); return () => tokenize(t, names); } },
-  { name: 'tokenize: quote lines and pre fences', run: (n) => { const t = fill('> ```\n>>> `', n); return () => tokenize(t, names); } },
-  { name: 'plainText: would-be tags', run: (n) => { const t = fill('<<@U1|<#C1|<!here', n); return () => plainText(t, names); } },
-  { name: 'derivedText: thousands of blocks and fields', run: (n) => { const m = bigMessage(n); return () => derivedText(m); } },
-  { name: 'renderContent: thousands of blocks and fields', run: (n) => { const m = bigMessage(n); return () => renderContent(m, names); } },
+  {
+    name: 'tokenize: unclosed tags and markers',
+    run: (n) => {
+      const t = fill('<a *b _c ~d `e :f ', n);
+      return () => tokenize(t, names);
+    },
+  },
+  {
+    name: 'tokenize: quote lines and pre fences',
+    run: (n) => {
+      const t = fill('> ```\n>>> `', n);
+      return () => tokenize(t, names);
+    },
+  },
+  {
+    name: 'plainText: would-be tags',
+    run: (n) => {
+      const t = fill('<<@U1|<#C1|<!here', n);
+      return () => plainText(t, names);
+    },
+  },
+  {
+    name: 'derivedText: thousands of blocks and fields',
+    run: (n) => {
+      const m = bigMessage(n);
+      return () => derivedText(m);
+    },
+  },
+  {
+    name: 'renderContent: thousands of blocks and fields',
+    run: (n) => {
+      const m = bigMessage(n);
+      return () => renderContent(m, names);
+    },
+  },
   {
     name: 'referencedBy: would-be mentions',
     run: (n) => {
@@ -92,16 +122,82 @@ const SPECIFIC: Array<{ name: string; run: (n: number) => () => unknown }> = [
   },
   {
     name: 'local classifier: one long message',
-    run: (n) => { const input = classifyInput(fill('can you urgently fix the outage today :fire: @here ', n)); return () => classifyLocally(input, []); },
+    run: (n) => {
+      const input = classifyInput(fill('can you urgently fix the outage today :fire: @here ', n));
+      return () => classifyLocally(input, []);
+    },
   },
 ];
 
 /** One character repeated, then the characters that make a pattern fail after the run. */
-const RUN_CHARACTERS = [' ', '\t', '\n', '\r', '\u00a0', '\u2003', '.', '!', '?', ',', ';', ':', '-', '_', '*', '~', '`', '<', '>', '(', '[', '"', "'", '@', '#', '/', '&', '|', 'a', 'A', '1', '\uE000'];
+const RUN_CHARACTERS = [
+  ' ',
+  '\t',
+  '\n',
+  '\r',
+  '\u00a0',
+  '\u2003',
+  '.',
+  '!',
+  '?',
+  ',',
+  ';',
+  ':',
+  '-',
+  '_',
+  '*',
+  '~',
+  '`',
+  '<',
+  '>',
+  '(',
+  '[',
+  '"',
+  "'",
+  '@',
+  '#',
+  '/',
+  '&',
+  '|',
+  'a',
+  'A',
+  '1',
+  '\uE000',
+];
 /** Short pieces repeated: half-open markup, words that start patterns, sentence ends. */
 const PIECES = [
-  "a'", '!.', '?!', '. ', ', ', ' \n', '\n ', ' \t', 'ha', 'e.g. ', '<@', '<#C1|', ':a', '*a', '_a', 'http://a.', '```', '> ', '[1, ', ', 1',
-  'a.', '.a', '- ', 'lol ', ':) ', 'so, ', 'who ', 'f read ', 'write ', 'about ', 'i was wondering if you could ', 'fix the outage asap ',
+  "a'",
+  '!.',
+  '?!',
+  '. ',
+  ', ',
+  ' \n',
+  '\n ',
+  ' \t',
+  'ha',
+  'e.g. ',
+  '<@',
+  '<#C1|',
+  ':a',
+  '*a',
+  '_a',
+  'http://a.',
+  '```',
+  '> ',
+  '[1, ',
+  ', 1',
+  'a.',
+  '.a',
+  '- ',
+  'lol ',
+  ':) ',
+  'so, ',
+  'who ',
+  'f read ',
+  'write ',
+  'about ',
+  'i was wondering if you could ',
+  'fix the outage asap ',
 ];
 /** A character as it reads in a report: quoted, with controls and private-use ones as escapes. */
 const shown = (s: string) => `"${s.replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}"`;
@@ -121,7 +217,14 @@ const TEXT_READERS: Array<{ name: string; read: (text: string) => unknown }> = [
   { name: 'refine: streaming chunks', read: chunkText },
   { name: 'tokenize (mrkdwn)', read: (t) => tokenize(t, names) },
   { name: 'plainText', read: (t) => plainText(t, names) },
-  { name: 'derivedText: text and a styled rich text', read: (t) => derivedText({ text: t, blocks: [{ type: 'rich_text', elements: [{ type: 'rich_text_section', elements: [{ type: 'text', text: t, style: { bold: true } }] }] }] } as never) },
+  {
+    name: 'derivedText: text and a styled rich text',
+    read: (t) =>
+      derivedText({
+        text: t,
+        blocks: [{ type: 'rich_text', elements: [{ type: 'rich_text_section', elements: [{ type: 'text', text: t, style: { bold: true } }] }] }],
+      } as never),
+  },
   { name: 'notificationBody', read: (t) => notificationBody(t, names) },
   { name: 'emojify', read: emojify },
   { name: 'userMentions', read: userMentions },
@@ -216,7 +319,10 @@ function benchReader(read: (text: string) => unknown): { slowest: string; steepe
   const byTime = [...results].sort((a, b) => b.ms40k - a.ms40k);
   const slowestRun = runOf(byTime[0]!.shape.make);
   const slowest = { ...byTime[0]!, ...checkedAgain(slowestRun, confirm(slowestRun, byTime[0]!)) };
-  const steep = results.filter((r) => r.ms40k >= NOISE_MS).sort((a, b) => b.ratio - a.ratio).slice(0, RECHECKED);
+  const steep = results
+    .filter((r) => r.ms40k >= NOISE_MS)
+    .sort((a, b) => b.ratio - a.ratio)
+    .slice(0, RECHECKED);
   const steepest = steep
     .map((r) => ({ ...r, ...checkedAgain(runOf(r.shape.make), confirm(runOf(r.shape.make), r)) }))
     .reduce((a, b) => (b.ratio > a.ratio ? b : a), slowest);

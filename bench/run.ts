@@ -38,7 +38,9 @@ verdicts.push(['ratio 100k / 1k', ratio <= 2]);
 const filter = benchFilter();
 out('\nCompiled filters over 100,000 conversations (median of 31 interleaved runs; re-check: mean over 18,000 events)');
 for (const c of filter.cases) {
-  out(`  Focus inbox over 100k: ${c.evalMs.toFixed(2)} ms (hand-written ${c.handMs.toFixed(2)} ms, ratio ${c.ratio.toFixed(2)}) (budget ≤ 16 ms, ≤ 2)  [${c.name}]`);
+  out(
+    `  Focus inbox over 100k: ${c.evalMs.toFixed(2)} ms (hand-written ${c.handMs.toFixed(2)} ms, ratio ${c.ratio.toFixed(2)}) (budget ≤ 16 ms, ≤ 2)  [${c.name}]`,
+  );
   verdicts.push([`focus inbox (${c.name})`, c.evalMs <= 16]);
   verdicts.push([`focus inbox ratio (${c.name})`, c.ratio <= 2]);
 }
@@ -54,11 +56,15 @@ out(
 {
   const local = benchLocalMatch();
   out('\nSearch (issue 5)');
-  out(`  local match over 100,000 conversations: p50 ${local.p50.toFixed(1)} ms, p95 ${local.p95.toFixed(1)} ms over ${local.runs} keystrokes (budget ≤ 16 ms)`);
+  out(
+    `  local match over 100,000 conversations: p50 ${local.p50.toFixed(1)} ms, p95 ${local.p95.toFixed(1)} ms over ${local.runs} keystrokes (budget ≤ 16 ms)`,
+  );
   verdicts.push(['search: local match p95', local.p95 <= 16]);
   const server = await benchServerSearch();
   if (server) {
-    out(`  server search over ${server.messages.toLocaleString()} messages: p50 ${server.p50.toFixed(1)} ms, p95 ${server.p95.toFixed(1)} ms over ${server.runs} queries (budget p95 ≤ 50 ms)`);
+    out(
+      `  server search over ${server.messages.toLocaleString()} messages: p50 ${server.p50.toFixed(1)} ms, p95 ${server.p95.toFixed(1)} ms over ${server.runs} queries (budget p95 ≤ 50 ms)`,
+    );
     verdicts.push(['search: server p95', server.p95 <= 50]);
   } else out('  server search: skipped (the large workspace is built by the Chromium part of this bench on its first run)');
 }
@@ -76,10 +82,18 @@ out(
   const pct = (n: number) => `${(n * 100).toFixed(1)} %`;
   const ai = await benchAiAccuracy();
   out('\nAI triage: the local classifier (issue 6)');
-  out(`  demo ground truth: ${pct(ai.demo.accuracy)} of ${ai.demo.n} unread conversations (${ai.demo.seeds.map((s) => `seed ${s.seed} ${pct(s.accuracy)}`).join(', ')}) (goal ≥ 90 %)`);
-  out(`  hand-written conversations: ${pct(ai.handWritten.accuracy)} of ${ai.handWritten.n} (goal ≥ 80 %); the ${ai.handWrittenLater.n} written after the lexicon was frozen: ${pct(ai.handWrittenLater.accuracy)}`);
-  out(`  learning: ${pct(ai.learning.before)} before → ${pct(ai.learning.after)} after ${ai.learning.corrections} corrections, on ${ai.learning.n} later conversations`);
-  out(`  app posts in Slack's shapes (blocks, attachments; issue 11): ${pct(ai.appPosts.accuracy)} of ${ai.appPosts.n} (urgent ${pct(ai.appPosts.byCategory.urgent)}, can wait ${pct(ai.appPosts.byCategory.can_wait)}, FYI ${pct(ai.appPosts.byCategory.fyi)})`);
+  out(
+    `  demo ground truth: ${pct(ai.demo.accuracy)} of ${ai.demo.n} unread conversations (${ai.demo.seeds.map((s) => `seed ${s.seed} ${pct(s.accuracy)}`).join(', ')}) (goal ≥ 90 %)`,
+  );
+  out(
+    `  hand-written conversations: ${pct(ai.handWritten.accuracy)} of ${ai.handWritten.n} (goal ≥ 80 %); the ${ai.handWrittenLater.n} written after the lexicon was frozen: ${pct(ai.handWrittenLater.accuracy)}`,
+  );
+  out(
+    `  learning: ${pct(ai.learning.before)} before → ${pct(ai.learning.after)} after ${ai.learning.corrections} corrections, on ${ai.learning.n} later conversations`,
+  );
+  out(
+    `  app posts in Slack's shapes (blocks, attachments; issue 11): ${pct(ai.appPosts.accuracy)} of ${ai.appPosts.n} (urgent ${pct(ai.appPosts.byCategory.urgent)}, can wait ${pct(ai.appPosts.byCategory.can_wait)}, FYI ${pct(ai.appPosts.byCategory.fyi)})`,
+  );
   out(`  time: ${ai.perConversationUs.toFixed(0)} µs a conversation of 10 messages with 10 lessons (median)`);
   verdicts.push(['AI: demo accuracy', ai.demo.accuracy >= 0.9]);
   verdicts.push(['AI: hand-written accuracy', ai.handWritten.accuracy >= 0.8]);
@@ -97,12 +111,21 @@ if (!process.argv.includes('--no-browser')) {
   const b = await benchBrowser();
   const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
   const task = (ms: number) => (ms === 0 ? 'none ≥ 50 ms' : `${ms} ms`);
-  out(`\nChromium at the large demo size: ${b.conversations.toLocaleString()} conversations (first rows ${(b.firstRowsMs / 1000).toFixed(1)} s, all loaded ${(b.loadedMs / 1000).toFixed(1)} s after sign-in)`);
-  out(`  hold j 3 s (${b.holdJ.moves} moves): longest task ${task(b.holdJ.longestTaskMs)}, rows in DOM ≤ ${b.holdJ.maxRows}, largest message ${kib(b.holdJ.largestMessageBytes)}`);
-  out(`  scroll to the bottom (${b.scroll.frames} frames): longest task ${task(b.scroll.longestTaskMs)}, rows in DOM ≤ ${b.scroll.maxRows}, largest message ${kib(b.scroll.largestMessageBytes)}`);
+  out(
+    `\nChromium at the large demo size: ${b.conversations.toLocaleString()} conversations (first rows ${(b.firstRowsMs / 1000).toFixed(1)} s, all loaded ${(b.loadedMs / 1000).toFixed(1)} s after sign-in)`,
+  );
+  out(
+    `  hold j 3 s (${b.holdJ.moves} moves): longest task ${task(b.holdJ.longestTaskMs)}, rows in DOM ≤ ${b.holdJ.maxRows}, largest message ${kib(b.holdJ.largestMessageBytes)}`,
+  );
+  out(
+    `  scroll to the bottom (${b.scroll.frames} frames): longest task ${task(b.scroll.longestTaskMs)}, rows in DOM ≤ ${b.scroll.maxRows}, largest message ${kib(b.scroll.largestMessageBytes)}`,
+  );
   out(`  page heap ${b.heapMB ?? '?'} MB`);
   out('  (budgets: no task over 50 ms; under 100 rows in the DOM; ≤ 10 KiB a message while scrolling or typing)');
-  for (const [name, phase] of [['hold j', b.holdJ], ['scroll', b.scroll]] as const) {
+  for (const [name, phase] of [
+    ['hold j', b.holdJ],
+    ['scroll', b.scroll],
+  ] as const) {
     verdicts.push([`${name}: longest task`, phase.longestTaskMs <= 50]);
     verdicts.push([`${name}: rows in DOM`, phase.maxRows < 100]);
     verdicts.push([`${name}: largest message`, phase.largestMessageBytes <= 10 * 1024]);

@@ -60,7 +60,28 @@ export async function benchServerSearch(): Promise<{ p50: number; p95: number; r
   try {
     const location = (await fetch(`${url}/auth/slack`, { redirect: 'manual' })).headers.get('location') ?? '';
     const token = new URL(location, url).searchParams.get('token');
-    const queries = ['deploy', 'incident', 'review', 'blocked', 'customers', 'rollback', 'migration plan', 'release notes', 'approve', 'latency', 'offsite', 'budget', 'launch checklist', 'postmortem', 'onboarding', 'canary', 'pager', 'quarterly', 'sso', 'dashboard'];
+    const queries = [
+      'deploy',
+      'incident',
+      'review',
+      'blocked',
+      'customers',
+      'rollback',
+      'migration plan',
+      'release notes',
+      'approve',
+      'latency',
+      'offsite',
+      'budget',
+      'launch checklist',
+      'postmortem',
+      'onboarding',
+      'canary',
+      'pager',
+      'quarterly',
+      'sso',
+      'dashboard',
+    ];
     const times: number[] = [];
     for (let round = 0; round < 3; round++) {
       for (const q of queries) {

@@ -76,7 +76,9 @@ try {
     await shot('conversations');
     // AI: refine a draft, ask from the palette, the Ask AI page and a catch-up.
     await page.locator('[role="option"][data-conversation-id]').first().click();
-    await page.getByRole('textbox', { name: 'Message' }).fill('hey guys i think we should gonna ship the new onboarding flow tomorrow, can u check the copy asap lol');
+    await page
+      .getByRole('textbox', { name: 'Message' })
+      .fill('hey guys i think we should gonna ship the new onboarding flow tomorrow, can u check the copy asap lol');
     await page.getByRole('toolbar', { name: 'Refine message' }).getByRole('button', { name: 'Professional' }).click();
     const apply = page.getByRole('region', { name: 'Refined message' }).getByRole('button', { name: 'Apply' });
     await apply.waitFor();
@@ -102,7 +104,9 @@ try {
     const token = await sessionToken(page);
     const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
     {
-      const list = (await (await fetch(`${server.url}/api/conversations/data`, { headers })).json()) as { data: { conversations: Array<{ id: string; unread_count: number }> } };
+      const list = (await (await fetch(`${server.url}/api/conversations/data`, { headers })).json()) as {
+        data: { conversations: Array<{ id: string; unread_count: number }> };
+      };
       for (const c of list.data.conversations.filter((x) => x.unread_count > 0)) {
         await fetch(`${server.url}/api/conversations/${encodeURIComponent(c.id)}/mark-read`, { method: 'POST', headers, body: '{}' });
       }

@@ -57,4 +57,3 @@ export const STORAGE_KEYS = {
   emptyStateImage: 'sift_empty_state_image',
   sortModePrefix: 'sift_sort_mode:',
 } as const;
-

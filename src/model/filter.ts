@@ -130,9 +130,7 @@ export function matchesRule(record: unknown, rule: FilterRule): boolean {
 /** The plain interpreter: AND by default, OR when asked. No rules match everything. */
 export function matchesFilter(record: unknown, filter: FilterSpec): boolean {
   if (filter.rules.length === 0) return true;
-  return filter.combinator === 'or'
-    ? filter.rules.some((rule) => matchesRule(record, rule))
-    : filter.rules.every((rule) => matchesRule(record, rule));
+  return filter.combinator === 'or' ? filter.rules.some((rule) => matchesRule(record, rule)) : filter.rules.every((rule) => matchesRule(record, rule));
 }
 
 export type Predicate<T> = (record: T) => boolean;
@@ -142,10 +140,7 @@ export type Predicate<T> = (record: T) => boolean;
  * to be evaluated per conversation.
  * `onUnknownOperator` is told once per unknown operator.
  */
-export function compileFilter<T>(
-  filter: FilterSpec,
-  onUnknownOperator?: (operator: string) => void,
-): Predicate<T> {
+export function compileFilter<T>(filter: FilterSpec, onUnknownOperator?: (operator: string) => void): Predicate<T> {
   const steps: Step[] = [];
   let unknown = false;
   let never = false;

@@ -42,7 +42,12 @@ export function rulesToForm(rules: readonly FilterRule[], combinator: 'and' | 'o
     const key = `${rule.field}:${rule.operator}`;
     if (seen.has(rule.field)) return null;
     seen.add(rule.field);
-    if (key === 'type:in' && isStringList(rule.value) && rule.value.length > 0 && rule.value.every((t) => (CONVERSATION_TYPES as readonly string[]).includes(t))) {
+    if (
+      key === 'type:in' &&
+      isStringList(rule.value) &&
+      rule.value.length > 0 &&
+      rule.value.every((t) => (CONVERSATION_TYPES as readonly string[]).includes(t))
+    ) {
       form.messageTypes = CONVERSATION_TYPES.filter((t) => (rule.value as string[]).includes(t));
     } else if (key === 'type:eq' && typeof rule.value === 'string' && (CONVERSATION_TYPES as readonly string[]).includes(rule.value)) {
       form.messageTypes = [rule.value as ConversationType];

@@ -79,7 +79,11 @@ export function domainsIn(text: string): string[] {
 
 /** A host compared as a reader reads it: lower case, without a final dot or a leading `www.`. */
 function sameHost(a: string, b: string): boolean {
-  const norm = (h: string) => h.toLowerCase().replace(/\.$/, '').replace(/^www\./, '');
+  const norm = (h: string) =>
+    h
+      .toLowerCase()
+      .replace(/\.$/, '')
+      .replace(/^www\./, '');
   return norm(a) === norm(b);
 }
 
@@ -124,7 +128,10 @@ export function linkPresentation(url: string, label?: string): LinkPresentation 
     return lies ? { label: shown, reveal: target.host, title: target.href } : { label: shown, title: target.href };
   }
   if (target.kind === 'mail') {
-    const says = bare.trim().toLowerCase().replace(/^mailto:/, '');
+    const says = bare
+      .trim()
+      .toLowerCase()
+      .replace(/^mailto:/, '');
     const lies = named.length > 0 && says !== target.address;
     return lies ? { label: shown, reveal: stripBidi(target.address), title: url } : { label: shown, title: url };
   }

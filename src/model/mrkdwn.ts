@@ -256,7 +256,8 @@ function lexEmoji(line: string, i: number, custom: CustomEmoji): { token: Token;
   if (after !== undefined && ALNUM.test(after)) return null;
   const char = emojiChar(code, tone);
   if (tone) {
-    if (char === null) end -= next![0].length; // an unknown base keeps its tone as its own code
+    if (char === null)
+      end -= next![0].length; // an unknown base keeps its tone as its own code
     else code = `${code}::${tone}`;
   }
   if (char === null) {

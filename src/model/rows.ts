@@ -37,8 +37,7 @@ export interface ConversationRow {
 
 /** One slot of a list window: a conversation row, or a group header (AI order on /inbox). */
 export type ListItem =
-  | { kind: 'row'; index: number; row: ConversationRow }
-  | { kind: 'group'; index: number; group: string; label: string; count: number; collapsed: boolean };
+  { kind: 'row'; index: number; row: ConversationRow } | { kind: 'group'; index: number; group: string; label: string; count: number; collapsed: boolean };
 
 export interface ViewWindow {
   viewId: string;
@@ -68,23 +67,28 @@ export function avatarOf(user: UserData | undefined, id: string): RowAvatar {
 export function conversationTitle(c: ConversationSummary, users: ReadonlyMap<string, UserData>): string {
   if (c.type === 'dm' && c.dm_user) return displayName(users.get(c.dm_user), c.name);
   if (c.type === 'thread' && c.parent_message?.text) {
-    return threadTitle(c.parent_message.text, { user: (id) => { const u = users.get(id); return u ? displayName(u, id) : undefined; } });
+    return threadTitle(c.parent_message.text, {
+      user: (id) => {
+        const u = users.get(id);
+        return u ? displayName(u, id) : undefined;
+      },
+    });
   }
   return c.name;
 }
 
-export function toRow(
-  c: ConversationSummary,
-  users: ReadonlyMap<string, UserData>,
-  me: string,
-  previewLength: number,
-): ConversationRow {
+export function toRow(c: ConversationSummary, users: ReadonlyMap<string, UserData>, me: string, previewLength: number): ConversationRow {
   const others = c.member_ids.filter((id) => id !== me);
   const shown = others.slice(0, MEMBER_AVATARS_SHOWN).map((id): Face => {
     const { initials, colour, image } = avatarOf(users.get(id), id);
     return image ? { initials, colour, image } : { initials, colour };
   });
-  const names = { user: (id: string) => { const u = users.get(id); return u ? displayName(u, id) : undefined; } };
+  const names = {
+    user: (id: string) => {
+      const u = users.get(id);
+      return u ? displayName(u, id) : undefined;
+    },
+  };
   const latest = c.latest_message;
   // The preview reads as the message does: names for mentions, emoji for short codes, no markers.
   let preview = latest ? tokensToPlain(tokenize(latest.text, names)) : '';

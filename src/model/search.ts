@@ -123,7 +123,10 @@ export interface ServerSearch {
 
 export function serverSections(body: ServerSearch, users: ReadonlyMap<string, UserData>): PaletteSections {
   const names = {
-    user: (id: string) => { const u = users.get(id); return u ? displayName(u, id) : undefined; },
+    user: (id: string) => {
+      const u = users.get(id);
+      return u ? displayName(u, id) : undefined;
+    },
     channel: (id: string) => body.mentions?.channels?.[id],
     usergroup: (id: string) => body.mentions?.usergroups?.[id],
   };

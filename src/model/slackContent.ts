@@ -473,7 +473,16 @@ function attachmentNode(attachment: unknown, ctx: Ctx, depth: number): ContentNo
     footer: mrkdwnTokens(a.footer, ctx),
     ...(time !== undefined ? { time } : {}),
   };
-  const empty = !node.pretext.length && !node.author && !node.title && !node.text.length && !node.fields.length && !node.image && !node.blocks.length && !node.controls.length && !node.footer.length;
+  const empty =
+    !node.pretext.length &&
+    !node.author &&
+    !node.title &&
+    !node.text.length &&
+    !node.fields.length &&
+    !node.image &&
+    !node.blocks.length &&
+    !node.controls.length &&
+    !node.footer.length;
   if (empty) node.text = mrkdwnTokens(a.fallback, ctx);
   return node.text.length || !empty ? node : null;
 }
@@ -494,8 +503,57 @@ function attachmentFields(fields: unknown, ctx: Ctx): AttachmentField[] {
 /* Files, huddles, reactions                                                                   */
 
 const ARCHIVE_TYPES = new Set(['zip', 'gzip', 'gz', 'tar', 'tgz', 'rar', '7z', 'bz2', 'xz']);
-const DOC_TYPES = new Set(['doc', 'docx', 'odt', 'rtf', 'gdoc', 'gsheet', 'gpres', 'xls', 'xlsx', 'ods', 'csv', 'ppt', 'pptx', 'odp', 'pages', 'numbers', 'key', 'quip', 'canvas', 'post', 'space', 'email']);
-const CODE_TYPES = new Set(['text', 'javascript', 'typescript', 'python', 'java', 'c', 'cpp', 'csharp', 'go', 'rust', 'ruby', 'php', 'shell', 'bash', 'sql', 'json', 'yaml', 'xml', 'html', 'css', 'markdown', 'diff', 'kotlin', 'swift', 'scala']);
+const DOC_TYPES = new Set([
+  'doc',
+  'docx',
+  'odt',
+  'rtf',
+  'gdoc',
+  'gsheet',
+  'gpres',
+  'xls',
+  'xlsx',
+  'ods',
+  'csv',
+  'ppt',
+  'pptx',
+  'odp',
+  'pages',
+  'numbers',
+  'key',
+  'quip',
+  'canvas',
+  'post',
+  'space',
+  'email',
+]);
+const CODE_TYPES = new Set([
+  'text',
+  'javascript',
+  'typescript',
+  'python',
+  'java',
+  'c',
+  'cpp',
+  'csharp',
+  'go',
+  'rust',
+  'ruby',
+  'php',
+  'shell',
+  'bash',
+  'sql',
+  'json',
+  'yaml',
+  'xml',
+  'html',
+  'css',
+  'markdown',
+  'diff',
+  'kotlin',
+  'swift',
+  'scala',
+]);
 
 /** The icon kind of a file, from its MIME type, else Slack's filetype and mode. */
 export function fileIcon(mimetype: string, filetype: string, mode = ''): FileIcon {
@@ -543,7 +601,14 @@ function fileNode(file: unknown, ctx: Ctx): ContentNode | null {
   const title = plainLabel(f.title, ctx, false) || plainLabel(f.name, ctx, false) || 'Untitled file';
   const size = humanSize(asNumber(f.size) ?? NaN);
   const url = linkUrl(f.permalink);
-  return { kind: 'file', icon: fileIcon(asString(f.mimetype), asString(f.filetype), mode), title, ...(size ? { size } : {}), ...(url ? { url } : {}), available: true };
+  return {
+    kind: 'file',
+    icon: fileIcon(asString(f.mimetype), asString(f.filetype), mode),
+    title,
+    ...(size ? { size } : {}),
+    ...(url ? { url } : {}),
+    available: true,
+  };
 }
 
 function huddleNode(room: unknown, ctx: Ctx): ContentNode | null {
@@ -629,7 +694,9 @@ function afterColon(text: string, lead: RegExp): string {
 }
 
 function plainOf(markup: string, names: MrkdwnNames): string {
-  return stripBidi(tokensToPlain(tokenize(markup.slice(0, 2_000), names))).replace(/\s+/g, ' ').trim();
+  return stripBidi(tokensToPlain(tokenize(markup.slice(0, 2_000), names)))
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 /**

@@ -28,7 +28,16 @@ function partFormat(timeZone: string | undefined): Intl.DateTimeFormat {
   const key = timeZone ?? '';
   let f = partFormats.get(key);
   if (!f) {
-    const options: Intl.DateTimeFormatOptions = { year: 'numeric', month: 'numeric', day: 'numeric', weekday: 'long', hour: 'numeric', minute: 'numeric', second: 'numeric', hourCycle: 'h23' };
+    const options: Intl.DateTimeFormatOptions = {
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      weekday: 'long',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+      hourCycle: 'h23',
+    };
     try {
       f = new Intl.DateTimeFormat('en-US', { ...options, timeZone });
     } catch {
@@ -44,12 +53,20 @@ function dateParts(ms: number, timeZone: string | undefined): DateParts {
   const parts: Record<string, string> = {};
   for (const p of partFormat(timeZone).formatToParts(ms)) parts[p.type] = p.value;
   const num = (k: string) => Number(parts[k] ?? 0);
-  return { year: num('year'), month: num('month'), day: num('day'), weekday: parts.weekday ?? '', hour: num('hour') % 24, minute: num('minute'), second: num('second') };
+  return {
+    year: num('year'),
+    month: num('month'),
+    day: num('day'),
+    weekday: parts.weekday ?? '',
+    hour: num('hour') % 24,
+    minute: num('minute'),
+    second: num('second'),
+  };
 }
 
 function ordinal(n: number): string {
   const teen = n % 100 >= 11 && n % 100 <= 13;
-  const suffix = teen ? 'th' : ({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[n % 10] ?? 'th';
+  const suffix = teen ? 'th' : (({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[n % 10] ?? 'th');
   return `${n}${suffix}`;
 }
 
@@ -108,4 +125,3 @@ export function formatSlackDate(ts: string, format: string, options: { timeZone?
   });
   return out;
 }
-

@@ -283,10 +283,7 @@ export function blockMrkdwn(block: unknown, depth = 0): string {
     case 'header':
       return textObjectMrkdwn(b.text);
     case 'section':
-      return joinNonEmpty(
-        [textObjectMrkdwn(b.text), ...asArray(b.fields).map(textObjectMrkdwn), elementMrkdwn(b.accessory)],
-        '\n',
-      );
+      return joinNonEmpty([textObjectMrkdwn(b.text), ...asArray(b.fields).map(textObjectMrkdwn), elementMrkdwn(b.accessory)], '\n');
     case 'context':
       return joinNonEmpty(
         asArray(b.elements).map((e) => (asRecord(e)?.type === 'image' ? elementMrkdwn(e) : textObjectMrkdwn(e))),
@@ -295,7 +292,10 @@ export function blockMrkdwn(block: unknown, depth = 0): string {
     case 'divider':
       return '';
     case 'rich_text':
-      return joinNonEmpty(asArray(b.elements).map((e) => richBlockMrkdwn(e, depth + 1)), '\n');
+      return joinNonEmpty(
+        asArray(b.elements).map((e) => richBlockMrkdwn(e, depth + 1)),
+        '\n',
+      );
     case 'image':
       return textObjectMrkdwn(b.title) || escapeMrkdwn(asString(b.alt_text));
     case 'actions':

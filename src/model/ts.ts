@@ -13,7 +13,10 @@ export function isTs(value: unknown): value is string {
 function parts(ts: string): [number, number] {
   const dot = ts.indexOf('.');
   if (dot < 0) return [Number(ts), 0];
-  const micros = ts.slice(dot + 1).padEnd(6, '0').slice(0, 6);
+  const micros = ts
+    .slice(dot + 1)
+    .padEnd(6, '0')
+    .slice(0, 6);
   return [Number(ts.slice(0, dot)), Number(micros)];
 }
 

@@ -52,7 +52,8 @@ export interface LatestMessage {
 }
 
 /** Slack's message subtypes that Sift reads specially; any other subtype Slack sends is kept as given. */
-export type MessageSubtype = 'channel_join' | 'channel_leave' | 'bot_message' | 'me_message' | 'thread_broadcast' | 'huddle_thread' | 'file_share' | (string & {});
+export type MessageSubtype =
+  'channel_join' | 'channel_leave' | 'bot_message' | 'me_message' | 'thread_broadcast' | 'huddle_thread' | 'file_share' | (string & {});
 
 export interface Message extends SlackContent {
   /** Slack timestamp "seconds.micros": unique in its conversation, compared numerically. */
@@ -162,17 +163,7 @@ export interface ConfigMode {
 }
 
 /** SPEC §3 filter rule. `field` may be a dotted path. */
-export type FilterOperator =
-  | 'eq'
-  | 'neq'
-  | 'gt'
-  | 'gte'
-  | 'lt'
-  | 'lte'
-  | 'contains'
-  | 'in'
-  | 'exists'
-  | 'not_exists';
+export type FilterOperator = 'eq' | 'neq' | 'gt' | 'gte' | 'lt' | 'lte' | 'contains' | 'in' | 'exists' | 'not_exists';
 
 export interface FilterRule {
   field: string;
@@ -215,13 +206,7 @@ export interface ConversationUpdateData {
   added?: boolean;
 }
 
-export type LiveEventType =
-  | 'connection'
-  | 'replay_complete'
-  | 'fetch_complete'
-  | 'message_update'
-  | 'conversation_update'
-  | 'feature_update';
+export type LiveEventType = 'connection' | 'replay_complete' | 'fetch_complete' | 'message_update' | 'conversation_update' | 'feature_update';
 
 /** One event as it crosses the stream: `data:` is this object as JSON, `id:` its sequence. */
 export interface LiveEvent<T = unknown> {
@@ -248,13 +233,7 @@ export interface HttpError {
 
 /* ---------- live connection ---------- */
 
-export type LiveStatus =
-  | 'disconnected'
-  | 'connecting'
-  | 'connected'
-  | 'error'
-  | 'unauthenticated'
-  | 'failed';
+export type LiveStatus = 'disconnected' | 'connecting' | 'connected' | 'error' | 'unauthenticated' | 'failed';
 
 export interface LiveState {
   status: LiveStatus;

@@ -40,11 +40,43 @@ export type View = BuiltinView | CustomView;
 
 /** The built-in sub-views of SPEC §2.1, as rules through the same engine as custom views. */
 export const BUILTIN_VIEWS: readonly BuiltinView[] = [
-  { id: 'inbox', label: 'Inbox', parentViewId: 'inbox', position: 0, isVisible: true, isCustom: false, filters: [{ field: 'unread_count', operator: 'gt', value: 0 }] },
+  {
+    id: 'inbox',
+    label: 'Inbox',
+    parentViewId: 'inbox',
+    position: 0,
+    isVisible: true,
+    isCustom: false,
+    filters: [{ field: 'unread_count', operator: 'gt', value: 0 }],
+  },
   { id: 'conversations', label: 'All', parentViewId: 'conversations', position: 0, isVisible: true, isCustom: false, filters: [] },
-  { id: 'dms', label: 'DMs', parentViewId: 'conversations', position: 1, isVisible: true, isCustom: false, filters: [{ field: 'type', operator: 'eq', value: 'dm' }] },
-  { id: 'channels', label: 'Channels', parentViewId: 'conversations', position: 2, isVisible: true, isCustom: false, filters: [{ field: 'type', operator: 'eq', value: 'channel' }] },
-  { id: 'threads', label: 'Threads', parentViewId: 'conversations', position: 3, isVisible: true, isCustom: false, filters: [{ field: 'type', operator: 'eq', value: 'thread' }] },
+  {
+    id: 'dms',
+    label: 'DMs',
+    parentViewId: 'conversations',
+    position: 1,
+    isVisible: true,
+    isCustom: false,
+    filters: [{ field: 'type', operator: 'eq', value: 'dm' }],
+  },
+  {
+    id: 'channels',
+    label: 'Channels',
+    parentViewId: 'conversations',
+    position: 2,
+    isVisible: true,
+    isCustom: false,
+    filters: [{ field: 'type', operator: 'eq', value: 'channel' }],
+  },
+  {
+    id: 'threads',
+    label: 'Threads',
+    parentViewId: 'conversations',
+    position: 3,
+    isVisible: true,
+    isCustom: false,
+    filters: [{ field: 'type', operator: 'eq', value: 'thread' }],
+  },
 ];
 
 /** SPEC §4.9: views of a page are ordered by position, a missing position counting as 999; ties by label. */
@@ -55,7 +87,4 @@ export function byPosition(a: ViewBase, b: ViewBase): number {
 }
 
 /** A live change to a member's views, sent on the stream as a `view_update` event. */
-export type ViewUpdateData =
-  | { action: 'upsert'; view: View }
-  | { action: 'delete'; id: string }
-  | { action: 'reset'; views: View[] };
+export type ViewUpdateData = { action: 'upsert'; view: View } | { action: 'delete'; id: string } | { action: 'reset'; views: View[] };

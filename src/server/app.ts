@@ -92,7 +92,17 @@ export function createApp(deps: AppDeps) {
     logger,
     config: deps.config ?? {},
     cookie: sessionCookieFor(deps.config?.publicUrl),
-    ai: provider ? new AiService({ store: deps.store, hub, provider, now: () => deps.clock.now(), logger, models: deps.config?.aiModels, dailyTokens: deps.config?.aiDailyTokens }) : null,
+    ai: provider
+      ? new AiService({
+          store: deps.store,
+          hub,
+          provider,
+          now: () => deps.clock.now(),
+          logger,
+          models: deps.config?.aiModels,
+          dailyTokens: deps.config?.aiDailyTokens,
+        })
+      : null,
   };
   const app = new Hono<AppEnv>();
 

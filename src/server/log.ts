@@ -21,7 +21,10 @@ export function redactSlackTokens(text: string): string {
 
 export function redact(value: unknown, depth = 0): unknown {
   if (depth > 4) return '[…]';
-  if (typeof value === 'string') return redactSlackTokens(value).replace(/([?&]token=)[^&\s]+/gi, '$1[redacted]').replace(/(Bearer\s+)\S+/gi, '$1[redacted]');
+  if (typeof value === 'string')
+    return redactSlackTokens(value)
+      .replace(/([?&]token=)[^&\s]+/gi, '$1[redacted]')
+      .replace(/(Bearer\s+)\S+/gi, '$1[redacted]');
   if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1));
   if (value && typeof value === 'object') {
     const out: Record<string, unknown> = {};

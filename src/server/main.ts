@@ -49,7 +49,8 @@ export interface ServerOptions {
 }
 
 /** Which AI provider the server runs: the local one (default), an OpenAI-compatible server, or none. */
-export type AiOptions = { provider: 'local' } | { provider: 'off' } | { provider: 'openai-compatible'; baseURL: string; apiKey?: string; model: string; transcriptionModel?: string };
+export type AiOptions =
+  { provider: 'local' } | { provider: 'off' } | { provider: 'openai-compatible'; baseURL: string; apiKey?: string; model: string; transcriptionModel?: string };
 
 export function aiOptionsFromEnv(env: NodeJS.ProcessEnv): AiOptions {
   if (env.SIFT_AI === 'off') return { provider: 'off' };
@@ -142,7 +143,12 @@ export async function startServer(options: ServerOptions) {
     : new DemoSource({ seed: options.seed, size: options.size, now: clock.now, logger });
   const started = performance.now();
   await source.prepare(store);
-  logger.log('info', 'workspace ready', { file, source: source.mode, size: options.slack ? undefined : options.size, ms: Math.round(performance.now() - started) });
+  logger.log('info', 'workspace ready', {
+    file,
+    source: source.mode,
+    size: options.slack ? undefined : options.size,
+    ms: Math.round(performance.now() - started),
+  });
 
   const { app, ctx } = createApp({
     store,
@@ -155,7 +161,10 @@ export async function startServer(options: ServerOptions) {
       demo: options.slack ? undefined : { seed: options.seed, size: options.size },
       features: { userProfile: options.userProfile },
       ...(process.env.SIFT_PUBLIC_URL?.trim() ? { publicUrl: process.env.SIFT_PUBLIC_URL.trim().replace(/\/+$/, '') } : {}),
-      aiModels: (process.env.SIFT_AI_MODELS ?? '').split(',').map((m) => m.trim()).filter(Boolean),
+      aiModels: (process.env.SIFT_AI_MODELS ?? '')
+        .split(',')
+        .map((m) => m.trim())
+        .filter(Boolean),
       sessions: options.sessions,
       rateLimits: options.rateLimits,
       aiDailyTokens: options.aiDailyTokens,

@@ -51,7 +51,9 @@ export async function mentionsOf(store: Store, workspaceId: string, userId: stri
   }
   if (emoji.size) {
     const found = await store.sourceNames(workspaceId, 'emoji', [...emoji]);
-    const aliases = Object.values(found).filter((v) => v.startsWith('alias:')).map((v) => v.slice('alias:'.length));
+    const aliases = Object.values(found)
+      .filter((v) => v.startsWith('alias:'))
+      .map((v) => v.slice('alias:'.length));
     const targets = aliases.length ? await store.sourceNames(workspaceId, 'emoji', aliases) : {};
     const urls: Record<string, string> = {};
     for (const [name, value] of Object.entries(found)) {

@@ -105,11 +105,7 @@ async function resolveTarget(deps: MessagingDeps, input: PostInput): Promise<{ r
 }
 
 /** The per-member events of a new message (SPEC §7.3 message_update). */
-export function messageEvents(
-  result: InsertMessageResult,
-  users: Record<string, UserData>,
-  parent: ConversationRecord | null,
-): MemberEvent[] {
+export function messageEvents(result: InsertMessageResult, users: Record<string, UserData>, parent: ConversationRecord | null): MemberEvent[] {
   const { message, conversation } = result;
   const isThread = conversation.type === 'thread';
   const events: MemberEvent[] = result.members.map((member) => {
@@ -172,15 +168,13 @@ export async function postMessage(deps: MessagingDeps, input: PostInput) {
   return written.result;
 }
 
-export async function markConversationRead(
-  deps: MessagingDeps,
-  input: { workspaceId: string; userId: string; conversationId: string; timestamp?: string },
-) {
+export async function markConversationRead(deps: MessagingDeps, input: { workspaceId: string; userId: string; conversationId: string; timestamp?: string }) {
   const { store, hub } = deps;
   const summary = await store.getConversation(input.workspaceId, input.userId, input.conversationId);
   if (!summary) throw new MessagingError('Unknown conversation', 404);
   const lastRead = input.timestamp ?? summary.latest_message?.ts ?? '';
-  if (lastRead && deps.source?.markRead) await deps.source.markRead({ workspaceId: input.workspaceId, userId: input.userId, conversationId: input.conversationId, ts: lastRead });
+  if (lastRead && deps.source?.markRead)
+    await deps.source.markRead({ workspaceId: input.workspaceId, userId: input.userId, conversationId: input.conversationId, ts: lastRead });
   const written = await store.markRead(input.workspaceId, input.userId, input.conversationId, lastRead, (state) => {
     const data: MessageUpdateData = {
       action: 'channel_marked',
@@ -207,7 +201,14 @@ export async function setManualCategory(
   const written = await store.setLabel(input.workspaceId, input.userId, input.conversationId, label, deps.now(), () => {
     // null clears a field on the receiving side: a removed label leaves no AI fields behind.
     const conversation = label
-      ? { id: input.conversationId, ai_category: label.category, ai_source: label.source, ai_reason: label.reason, ai_confidence: label.confidence, ai_triggers: [] }
+      ? {
+          id: input.conversationId,
+          ai_category: label.category,
+          ai_source: label.source,
+          ai_reason: label.reason,
+          ai_confidence: label.confidence,
+          ai_triggers: [],
+        }
       : { id: input.conversationId, ai_category: null, ai_source: null, ai_reason: null, ai_confidence: null, ai_triggers: null };
     const data = { conversation_id: input.conversationId, conversation, reason: 'label' } as unknown as ConversationUpdateData;
     return [{ userId: input.userId, type: 'conversation_update', data }];
@@ -217,10 +218,7 @@ export async function setManualCategory(
 }
 
 /** Marks a conversation unread again: the read mark steps back before the newest message from someone else. */
-export async function markConversationUnread(
-  deps: MessagingDeps,
-  input: { workspaceId: string; userId: string; conversationId: string; timestamp?: string },
-) {
+export async function markConversationUnread(deps: MessagingDeps, input: { workspaceId: string; userId: string; conversationId: string; timestamp?: string }) {
   const summary = await deps.store.getConversation(input.workspaceId, input.userId, input.conversationId);
   if (!summary) throw new MessagingError('Unknown conversation', 404);
   let timestamp = input.timestamp;

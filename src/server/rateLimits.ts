@@ -129,7 +129,10 @@ export function clientAddress(c: Context, trustedProxies: number): string {
   if (trustedProxies > 0) {
     // Each proxy appends the address it was reached from: the N-th entry from the right is the one the
     // outermost trusted proxy wrote; entries left of it are whatever the client sent.
-    const hops = (c.req.header('x-forwarded-for') ?? '').split(',').map((h) => h.trim()).filter(Boolean);
+    const hops = (c.req.header('x-forwarded-for') ?? '')
+      .split(',')
+      .map((h) => h.trim())
+      .filter(Boolean);
     if (hops.length > 0) address = hops[Math.max(0, hops.length - trustedProxies)];
   }
   return addressKey(address ?? 'unknown');
@@ -146,7 +149,10 @@ export function addressKey(address: string): string {
   const left = groups(head);
   const right = groups(tail);
   const all = tail === undefined ? left : [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right];
-  return `${all.slice(0, 4).map((g) => parseInt(g, 16).toString(16)).join(':')}::/64`;
+  return `${all
+    .slice(0, 4)
+    .map((g) => parseInt(g, 16).toString(16))
+    .join(':')}::/64`;
 }
 
 /**
@@ -160,7 +166,8 @@ export function rateLimitsFromEnv(env: NodeJS.ProcessEnv): RateLimitConfig {
   const raw = (env.SIFT_RATE_LIMITS ?? '').trim();
   if (raw === 'off') config.off = true;
   else if (raw !== '' && raw !== 'on') {
-    const bad = (item: string) => new Error(`SIFT_RATE_LIMITS: ${item} is not off, a positive scale factor, or name=points/seconds (names: ${RATE_LIMIT_NAMES.join(', ')})`);
+    const bad = (item: string) =>
+      new Error(`SIFT_RATE_LIMITS: ${item} is not off, a positive scale factor, or name=points/seconds (names: ${RATE_LIMIT_NAMES.join(', ')})`);
     for (const item of raw.split(',').map((i) => i.trim())) {
       const budget = /^(\w+)=(\d+)\/(\d+(?:\.\d+)?)$/.exec(item);
       if (budget) {

@@ -71,10 +71,7 @@ const stateOf = (status: LiveStatus, attempt: number, reason?: 'max_attempts'): 
  * later starts a fresh attempt. The latest lastSequence$ value is read at each attempt.
  * A failing connection (error, completion or a throwing open()) never ends the output.
  */
-export function liveConnection(
-  inputs: LiveConnectionInputs,
-  scheduler: SchedulerLike = asyncScheduler,
-): Observable<LiveOutput> {
+export function liveConnection(inputs: LiveConnectionInputs, scheduler: SchedulerLike = asyncScheduler): Observable<LiveOutput> {
   const { session$, command$, lastSequence$, open, random = Math.random } = inputs;
 
   return defer(() => {
@@ -96,9 +93,7 @@ export function liveConnection(
                 opened = true;
                 return stateOf('connected', 0);
               }
-              return signal.id === undefined
-                ? { kind: 'message', data: signal.data }
-                : { kind: 'message', data: signal.data, id: signal.id };
+              return signal.id === undefined ? { kind: 'message', data: signal.data } : { kind: 'message', data: signal.data, id: signal.id };
             }),
             // An error and a completion both mean the server closed the stream.
             catchError(() => EMPTY),
@@ -112,30 +107,16 @@ export function liveConnection(
         ? of(stateOf('failed', failures, 'max_attempts'))
         : concat(
             of(stateOf('error', failures)),
-            timer(Math.round(reconnectDelay(failures - 1, random)), scheduler).pipe(
-              switchMap(() => attempt(session, failures)),
-            ),
+            timer(Math.round(reconnectDelay(failures - 1, random)), scheduler).pipe(switchMap(() => attempt(session, failures))),
           );
 
     /** Disconnected or unauthenticated; the periodic check picks up a session if one is there. */
     const idle = (status: 'disconnected' | 'unauthenticated', session: string | null): Observable<LiveOutput> =>
-      concat(
-        of(stateOf(status, 0)),
-        session === null
-          ? EMPTY
-          : timer(LIVE_CHECK_INTERVAL_MS, scheduler).pipe(switchMap(() => attempt(session, 0))),
-      );
+      concat(of(stateOf(status, 0)), session === null ? EMPTY : timer(LIVE_CHECK_INTERVAL_MS, scheduler).pipe(switchMap(() => attempt(session, 0))));
 
-    const connection$ = combineLatest([
-      session$.pipe(distinctUntilChanged()),
-      command$.pipe(startWith<LiveCommand>('connect')),
-    ]).pipe(
+    const connection$ = combineLatest([session$.pipe(distinctUntilChanged()), command$.pipe(startWith<LiveCommand>('connect'))]).pipe(
       switchMap(([session, command]) =>
-        command === 'disconnect'
-          ? idle('disconnected', session)
-          : session === null
-            ? idle('unauthenticated', null)
-            : attempt(session, 0),
+        command === 'disconnect' ? idle('disconnected', session) : session === null ? idle('unauthenticated', null) : attempt(session, 0),
       ),
     );
 

@@ -81,10 +81,7 @@ function applyEvent(loop: Loop, event: LiveEvent): Loop {
   }
   out.push({ kind: 'event', event, isReplay });
   const next =
-    event.sequence ??
-    (event.type === 'connection' && lastSequence === undefined
-      ? (event.data as { currentSequence: number }).currentSequence
-      : undefined);
+    event.sequence ?? (event.type === 'connection' && lastSequence === undefined ? (event.data as { currentSequence: number }).currentSequence : undefined);
   if (next !== undefined) {
     lastSequence = next;
     out.push({ kind: 'sequence', lastSequence });
@@ -148,10 +145,7 @@ function step(loop: Loop, input: Input, log: LiveEventsInputs['log']): Loop {
  * A connection event's data.currentSequence becomes the last sequence while none is known.
  * The scheduler is accepted for the common pipeline signature; nothing here waits.
  */
-export function liveEvents(
-  inputs: LiveEventsInputs,
-  _scheduler: SchedulerLike = asyncScheduler,
-): Observable<LiveEventsOutput> {
+export function liveEvents(inputs: LiveEventsInputs, _scheduler: SchedulerLike = asyncScheduler): Observable<LiveEventsOutput> {
   const { messages$, loading$, log, initialSequence } = inputs;
   return defer(() => {
     const seed: Loop = { lastSequence: initialSequence, replaying: false, loading: false, held: [], out: [] };

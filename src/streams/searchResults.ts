@@ -35,7 +35,11 @@ export function mergeSections<T extends { id: string }>(shown: SearchSections<T>
     const ids = new Set(a.map((item) => item.id));
     return [...a, ...b.filter((item) => !ids.has(item.id))];
   };
-  return { conversations: merge(shown.conversations, server.conversations), messages: merge(shown.messages, server.messages), users: merge(shown.users, server.users) };
+  return {
+    conversations: merge(shown.conversations, server.conversations),
+    messages: merge(shown.messages, server.messages),
+    users: merge(shown.users, server.users),
+  };
 }
 
 /**

@@ -54,7 +54,9 @@ export async function command<R>(run: (api: RemoteEngine) => Promise<R> | R): Pr
 }
 
 /** A worker stream as an Observable; unsubscribing releases the worker subscription and its ports. */
-export function remoteStream<T>(open: (api: RemoteEngine, observer: RemoteObserver<T>) => Promise<Comlink.Remote<Unsubscribe>> | Comlink.Remote<Unsubscribe>): Observable<T> {
+export function remoteStream<T>(
+  open: (api: RemoteEngine, observer: RemoteObserver<T>) => Promise<Comlink.Remote<Unsubscribe>> | Comlink.Remote<Unsubscribe>,
+): Observable<T> {
   return new Observable<T>((subscriber) => {
     let closed = false;
     let handle: Comlink.Remote<Unsubscribe> | null = null;

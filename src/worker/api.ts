@@ -140,7 +140,17 @@ export function createApi(config: EngineConfig, fetchFn?: typeof fetch) {
     /** One conversation's small facts for a command (name, unread, category, last_read). */
     facts: (id: string) => {
       const c = engine.summary(id);
-      return c ? { id: c.id, name: conversationTitle(c, engine.store.users), unread: c.unread_count_display, last_read: c.last_read, category: c.ai_category ?? null, type: c.type, dm_user: c.dm_user ?? null } : null;
+      return c
+        ? {
+            id: c.id,
+            name: conversationTitle(c, engine.store.users),
+            unread: c.unread_count_display,
+            last_read: c.last_read,
+            category: c.ai_category ?? null,
+            type: c.type,
+            dm_user: c.dm_user ?? null,
+          }
+        : null;
     },
     send: (conversationId: string, text: string, threadTs?: string): Promise<SendResult> => engine.send(conversationId, text, threadTs),
     setWindow: (key: string, viewId: string, start: number, end: number, options?: { layout?: Layout; previewLength?: number }) =>

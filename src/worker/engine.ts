@@ -305,15 +305,16 @@ export function createEngine(options: EngineOptions) {
         tap((out) => {
           if (out.kind === 'sequence') lastSequence$.next(out.lastSequence);
           else if (out.kind === 'replaying') replaying$.next(out.replaying);
-          else applyEvent(out.event.type, out.event.data, out.isReplay, () => {
-            if (!loadedOnce) requestLoad();
-            const data = out.event.data as { resync?: boolean; currentSequence?: number };
-            if (data?.resync) {
-              // The server's log is behind our place (a reset database): start over from its.
-              lastSequence$.next(data.currentSequence);
-              requestLoad();
-            }
-          });
+          else
+            applyEvent(out.event.type, out.event.data, out.isReplay, () => {
+              if (!loadedOnce) requestLoad();
+              const data = out.event.data as { resync?: boolean; currentSequence?: number };
+              if (data?.resync) {
+                // The server's log is behind our place (a reset database): start over from its.
+                lastSequence$.next(data.currentSequence);
+                requestLoad();
+              }
+            });
         }),
       );
 
@@ -364,7 +365,12 @@ export function createEngine(options: EngineOptions) {
     if (isReplay || !message || !message.user || message.user === store.me || isQuietSubtype(message.subtype)) return;
     if (update.action === 'channel_marked' || (update.is_thread && update.action === 'new_message')) return;
     const conversation = store.conversations.get(update.conversation_id);
-    const names = { user: (id: string) => { const u = store.users.get(id); return u ? displayName(u, id) : undefined; } };
+    const names = {
+      user: (id: string) => {
+        const u = store.users.get(id);
+        return u ? displayName(u, id) : undefined;
+      },
+    };
     incoming$.next({
       conversationId: update.conversation_id,
       title: conversation ? conversationTitle(conversation, store.users) : 'Sift',
@@ -413,8 +419,7 @@ export function createEngine(options: EngineOptions) {
           users: store.users,
           me: store.me,
         }),
-      search: (q) =>
-        defer(() => http.request<ServerSearch>('/api/search', { query: { q, limit: 20 } })).pipe(map((body) => serverSections(body, store.users))),
+      search: (q) => defer(() => http.request<ServerSearch>('/api/search', { query: { q, limit: 20 } })).pipe(map((body) => serverSections(body, store.users))),
       log,
     },
     scheduler,
@@ -430,7 +435,14 @@ export function createEngine(options: EngineOptions) {
   const windowRanges = new Map<string, { range: BehaviorSubject<WindowRange>; readers: number }>();
   const rangeOf = (key: string) => {
     let entry = windowRanges.get(key);
-    if (!entry) windowRanges.set(key, (entry = { range: new BehaviorSubject<WindowRange>({ viewId: 'inbox', start: 0, end: 0, layout: FLAT_LAYOUT, previewLength: PREVIEW_LENGTH }), readers: 0 }));
+    if (!entry)
+      windowRanges.set(
+        key,
+        (entry = {
+          range: new BehaviorSubject<WindowRange>({ viewId: 'inbox', start: 0, end: 0, layout: FLAT_LAYOUT, previewLength: PREVIEW_LENGTH }),
+          readers: 0,
+        }),
+      );
     return entry;
   };
 
@@ -496,14 +508,24 @@ export function createEngine(options: EngineOptions) {
           const initial = early.reduce((msgs, d) => reduceMessages(msgs, id, d, log), c.messages);
           type Step = (msgs: Message[]) => Message[];
           const messages$ = merge(
-            messageUpdates$.pipe(map((d): Step => (msgs) => reduceMessages(msgs, id, d, log))),
-            messageChanges$.pipe(map((change): Step => (msgs) => reduceMessageChange(msgs, id, change))),
+            messageUpdates$.pipe(
+              map(
+                (d): Step =>
+                  (msgs) =>
+                    reduceMessages(msgs, id, d, log),
+              ),
+            ),
+            messageChanges$.pipe(
+              map(
+                (change): Step =>
+                  (msgs) =>
+                    reduceMessageChange(msgs, id, change),
+              ),
+            ),
             pendingSends$.pipe(
               filter((p) => p.message.channel === id),
               map(({ kind, message }): Step =>
-                kind === 'add'
-                  ? (msgs) => [...msgs, message]
-                  : (msgs) => msgs.filter((m) => !(m.pending && m.client_msg_id === message.client_msg_id)),
+                kind === 'add' ? (msgs) => [...msgs, message] : (msgs) => msgs.filter((m) => !(m.pending && m.client_msg_id === message.client_msg_id)),
               ),
             ),
           ).pipe(

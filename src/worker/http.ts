@@ -73,7 +73,8 @@ export function createHttpClient(options: HttpClientOptions) {
       });
     } catch (error) {
       const e = error as Error;
-      const message = e.name === 'TimeoutError' ? 'The request timed out' : e.name === 'AbortError' ? 'The request was cancelled' : `Network error: ${e.message}`;
+      const message =
+        e.name === 'TimeoutError' ? 'The request timed out' : e.name === 'AbortError' ? 'The request was cancelled' : `Network error: ${e.message}`;
       throw new HttpFailure(true, 0, message);
     }
     const text = await response.text();

@@ -14,11 +14,7 @@ import type { Logger } from '../model/logger';
 import { isQuietSubtype, readableText } from '../model/slack';
 
 /** The summary after a message_update; `me` is the member's user id. */
-export function reduceSummary(
-  summary: ConversationSummary | undefined,
-  data: MessageUpdateData,
-  me: string,
-): ConversationSummary | undefined {
+export function reduceSummary(summary: ConversationSummary | undefined, data: MessageUpdateData, me: string): ConversationSummary | undefined {
   if (data.action === 'channel_marked') {
     if (!summary) return summary;
     return produce(summary, (draft) => {
@@ -76,12 +72,7 @@ function insertByTs(messages: Message[], message: Message): Message[] {
  * parent (a missing parent: ignored with a warning); a message that answers a pending
  * copy (same client_msg_id) replaces it.
  */
-export function reduceMessages(
-  messages: Message[],
-  conversationId: string,
-  data: MessageUpdateData,
-  log: Pick<Logger, 'warn'>,
-): Message[] {
+export function reduceMessages(messages: Message[], conversationId: string, data: MessageUpdateData, log: Pick<Logger, 'warn'>): Message[] {
   const message = data.message;
   if (data.conversation_id !== conversationId || !message || data.action === 'channel_marked') return messages;
   const withUser = data.users && message.user && data.users[message.user] ? { ...message, user_data: data.users[message.user] } : message;

@@ -10,7 +10,11 @@ import { createParser } from 'eventsource-parser';
 import type { SseSignal } from '../streams/liveConnection';
 import { HttpFailure, errorMessageOf } from './http';
 
-export function openSse(url: string, fetchFn: typeof fetch = fetch, init: { method?: 'GET' | 'POST'; headers?: Record<string, string>; body?: string } = {}): Observable<SseSignal> {
+export function openSse(
+  url: string,
+  fetchFn: typeof fetch = fetch,
+  init: { method?: 'GET' | 'POST'; headers?: Record<string, string>; body?: string } = {},
+): Observable<SseSignal> {
   return new Observable<SseSignal>((subscriber) => {
     const controller = new AbortController();
     (async () => {

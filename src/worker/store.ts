@@ -232,7 +232,14 @@ export class EngineStore {
       const index = start + k;
       if (slot.kind === 'group') {
         const group = GROUPS[slot.rank]!;
-        items.push({ kind: 'group', index, group: group.id, label: group.label, count: view.groupSizes[slot.rank]!, collapsed: layout.collapsed.includes(group.id) });
+        items.push({
+          kind: 'group',
+          index,
+          group: group.id,
+          label: group.label,
+          count: view.groupSizes[slot.rank]!,
+          collapsed: layout.collapsed.includes(group.id),
+        });
         return;
       }
       const c = this.conversations.get(byPosition.get(slot.position) ?? '');

@@ -204,7 +204,9 @@ describe('axe-core: no critical or serious violations, dark and light', () => {
 
   it('Inbox Zero', async () => {
     const headers = { Authorization: `Bearer ${await sessionToken(page)}`, 'Content-Type': 'application/json' };
-    const list = (await (await fetch(`${server.url}/api/conversations/data`, { headers })).json()) as { data: { conversations: Array<{ id: string; unread_count: number }> } };
+    const list = (await (await fetch(`${server.url}/api/conversations/data`, { headers })).json()) as {
+      data: { conversations: Array<{ id: string; unread_count: number }> };
+    };
     for (const c of list.data.conversations.filter((x) => x.unread_count > 0)) {
       await fetch(`${server.url}/api/conversations/${encodeURIComponent(c.id)}/mark-read`, { method: 'POST', headers, body: '{}' });
     }

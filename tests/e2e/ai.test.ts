@@ -24,10 +24,13 @@ describe('AI in the inbox', () => {
     // Collapsed, Urgent leaves room for the other groups' headers. (Clicked again only while it
     // still reads expanded: a click in the first moments after sign-in can land before the list settles.)
     await expect
-      .poll(async () => {
-        if ((await urgent.getAttribute('aria-expanded')) === 'true') await urgent.click();
-        return urgent.getAttribute('aria-expanded');
-      }, { timeout: 15_000, interval: 500 })
+      .poll(
+        async () => {
+          if ((await urgent.getAttribute('aria-expanded')) === 'true') await urgent.click();
+          return urgent.getAttribute('aria-expanded');
+        },
+        { timeout: 15_000, interval: 500 },
+      )
       .toBe('false');
     for (const group of ['Can Wait', 'FYI']) await page.getByRole('button', { name: new RegExp(`^${group} [1-9]\\d* conversations?$`) }).waitFor();
     // Every unread conversation has a category: nothing is left Not Categorized.

@@ -36,7 +36,12 @@ describe('focus inboxes', () => {
     expect(await tab('Unread DMs').getAttribute('aria-selected')).toBe('true');
     const expected = await unreadDms();
     expect(expected).toBeGreaterThan(1);
-    await page.waitForFunction((n) => document.querySelectorAll('[role="option"][data-conversation-id]').length === Math.min(n, 10) || Number(document.querySelector('.conversation-list')?.getAttribute('data-total')) === n, expected);
+    await page.waitForFunction(
+      (n) =>
+        document.querySelectorAll('[role="option"][data-conversation-id]').length === Math.min(n, 10) ||
+        Number(document.querySelector('.conversation-list')?.getAttribute('data-total')) === n,
+      expected,
+    );
     expect(await badge('Unread DMs')).toBe(expected);
     // Every row in it is a DM (person icon).
     const icons = await page.locator('[role="option"] .type-icon').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
@@ -79,7 +84,9 @@ describe('focus inboxes', () => {
     expect(await tabNames()).toEqual(['Inbox', 'DMs to answer', 'Channels only']);
     await page.mouse.move(5, 400);
     await page.keyboard.press('Alt+Shift+ArrowLeft');
-    await page.waitForFunction(() => [...document.querySelectorAll('[role="tab"]')].map((t) => t.firstChild?.textContent).join('|') === 'Inbox|Channels only|DMs to answer');
+    await page.waitForFunction(
+      () => [...document.querySelectorAll('[role="tab"]')].map((t) => t.firstChild?.textContent).join('|') === 'Inbox|Channels only|DMs to answer',
+    );
     await page.reload();
     await tab('Channels only').waitFor();
     expect(await tabNames()).toEqual(['Inbox', 'Channels only', 'DMs to answer']);
@@ -91,7 +98,10 @@ describe('focus inboxes', () => {
       expect(d.message()).toBe('Are you sure you want to delete this focus inbox?');
       void d.accept();
     });
-    await page.locator('.tab-wrap', { has: tab('DMs to answer') }).getByRole('button', { name: 'Configure focus inbox' }).click();
+    await page
+      .locator('.tab-wrap', { has: tab('DMs to answer') })
+      .getByRole('button', { name: 'Configure focus inbox' })
+      .click();
     await dialog().getByRole('button', { name: 'Delete View' }).click();
     await tab('DMs to answer').waitFor({ state: 'detached' });
     expect(await tabNames()).toEqual(['Inbox', 'Channels only']);

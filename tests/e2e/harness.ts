@@ -39,7 +39,9 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-export async function startServer(options: { port?: number; dataDir?: string; env?: Record<string, string>; startTimeoutMs?: number } = {}): Promise<RunningServer> {
+export async function startServer(
+  options: { port?: number; dataDir?: string; env?: Record<string, string>; startTimeoutMs?: number } = {},
+): Promise<RunningServer> {
   const port = options.port ?? (await freePort());
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'sift-e2e-'));
   // tsx as a loader keeps the server in this one process, so kill() really kills it.

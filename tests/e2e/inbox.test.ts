@@ -82,10 +82,12 @@ describe('inbox', () => {
     await page.waitForFunction((b) => Number(document.querySelector('.conversation-list')?.getAttribute('data-total')) === b, before);
   });
 
-  it("shows Inbox Zero once everything is read", async () => {
+  it('shows Inbox Zero once everything is read', async () => {
     const token = await sessionToken(page);
     const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
-    const list = (await (await fetch(`${server.url}/api/conversations/data`, { headers })).json()) as { data: { conversations: Array<{ id: string; unread_count: number }> } };
+    const list = (await (await fetch(`${server.url}/api/conversations/data`, { headers })).json()) as {
+      data: { conversations: Array<{ id: string; unread_count: number }> };
+    };
     for (const c of list.data.conversations.filter((x) => x.unread_count > 0)) {
       await fetch(`${server.url}/api/conversations/${encodeURIComponent(c.id)}/mark-read`, { method: 'POST', headers, body: '{}' });
     }

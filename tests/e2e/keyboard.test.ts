@@ -4,7 +4,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ACTIONS, actionSpec } from '../../src/ui/keyboard/registry';
 import { e2eSession, type RunningServer } from './harness';
 
-const session = e2eSession({ signIn: true,
+const session = e2eSession({
+  signIn: true,
   // Time order: a flat list (the AI grouping has its own test).
   init: [
     () => {
@@ -83,7 +84,8 @@ describe('keyboard', () => {
     // Find a read conversation whose latest message is from someone else.
     const id = await page.evaluate(() => {
       for (const row of document.querySelectorAll('[role="option"]')) {
-        if (!row.querySelector('.unread-badge') && !row.querySelector('.row-preview')?.textContent?.startsWith('You:')) return row.getAttribute('data-conversation-id');
+        if (!row.querySelector('.unread-badge') && !row.querySelector('.row-preview')?.textContent?.startsWith('You:'))
+          return row.getAttribute('data-conversation-id');
       }
       return null;
     });
@@ -184,7 +186,8 @@ describe('the keyboard model (issue 13 §2)', () => {
       expect(f.visible).toBe(true);
       names.push(f.name);
     }
-    for (const name of ['Create Focus Inbox', 'Fetch data', 'Sort by AI', 'Search', 'Filter this view', 'Keyboard shortcuts']) expect(names.some((n) => n.startsWith(name))).toBe(true);
+    for (const name of ['Create Focus Inbox', 'Fetch data', 'Sort by AI', 'Search', 'Filter this view', 'Keyboard shortcuts'])
+      expect(names.some((n) => n.startsWith(name))).toBe(true);
     // Enter on 'Sort by …' presses it (it does not open a conversation).
     await page.getByRole('button', { name: /^Sort by/ }).focus();
     const before = await page.getByRole('button', { name: /^Sort by/ }).textContent();

@@ -63,7 +63,13 @@ async function tabTo(name: RegExp, max = 40, key = 'Tab'): Promise<Focus> {
 }
 
 const activeRowId = () => page.getByRole('listbox').getAttribute('aria-activedescendant');
-const unreadCount = async () => Number(await page.getByRole('tab', { name: /^Inbox/ }).locator('.tab-count').textContent());
+const unreadCount = async () =>
+  Number(
+    await page
+      .getByRole('tab', { name: /^Inbox/ })
+      .locator('.tab-count')
+      .textContent(),
+  );
 
 describe('a keyboard-only member', () => {
   it('signs in: Tab reaches Connect to Slack, Enter signs in, and the focus lands on the list', async () => {
@@ -100,7 +106,10 @@ describe('a keyboard-only member', () => {
     const first = await activeRowId();
     expect(first).toMatch(/^row-/);
     await page.keyboard.press('u');
-    await page.getByText(/marked as unread$/).first().waitFor();
+    await page
+      .getByText(/marked as unread$/)
+      .first()
+      .waitFor();
     expect((await focus()).role).toBe('listbox');
   });
 

@@ -47,8 +47,7 @@ describe('Sift end to end', () => {
 
   it('reconnects after the server is killed and restarted, showing every message posted meanwhile, once', async () => {
     const { token } = await apiSignIn(server.url);
-    const conversations = (await api(server.url, token)<{ data: { conversations: ConversationSummary[] } }>('/api/conversations/data')).body.data
-      .conversations;
+    const conversations = (await api(server.url, token)<{ data: { conversations: ConversationSummary[] } }>('/api/conversations/data')).body.data.conversations;
     const dm = conversations.find((c) => c.type === 'dm' && c.dm_user)!;
 
     // Open the DM through the search palette: the simulator keeps reordering the list.
@@ -60,7 +59,10 @@ describe('Sift end to end', () => {
     const palette = page.getByRole('dialog');
     await palette.getByRole('tab', { name: 'Conversations' }).click();
     await palette.getByPlaceholder('Search conversations, messages, and people...').fill(person);
-    await palette.getByRole('option', { name: new RegExp(person) }).first().waitFor();
+    await palette
+      .getByRole('option', { name: new RegExp(person) })
+      .first()
+      .waitFor();
     await page.keyboard.press('Enter');
     await page.locator('.detail-title', { hasText: person }).waitFor();
     await page.locator('.message').first().waitFor();

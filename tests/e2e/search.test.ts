@@ -18,9 +18,17 @@ describe('search palette', () => {
     // A message to find, in a conversation the member is in.
     const token = await sessionToken(page);
     const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
-    const list = (await (await fetch(`${server.url}/api/conversations/data?type=channel`, { headers })).json()) as { data: { conversations: Array<{ id: string; name: string }> } };
+    const list = (await (await fetch(`${server.url}/api/conversations/data?type=channel`, { headers })).json()) as {
+      data: { conversations: Array<{ id: string; name: string }> };
+    };
     const channel = list.data.conversations[3]!;
-    const sent = (await (await fetch(`${server.url}/api/messages/send`, { method: 'POST', headers, body: JSON.stringify({ channel: channel.id, text: 'The narwhalgate rollback is done' }) })).json()) as { ts: string };
+    const sent = (await (
+      await fetch(`${server.url}/api/messages/send`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ channel: channel.id, text: 'The narwhalgate rollback is done' }),
+      })
+    ).json()) as { ts: string };
 
     await page.keyboard.press('Control+k');
     const input = palette().getByPlaceholder('Search conversations, messages, and people...');
@@ -50,7 +58,9 @@ describe('search palette', () => {
     await page.keyboard.press('Control+k');
     await palette().getByRole('tab', { name: 'Actions' }).click();
     await palette().getByPlaceholder('Search conversations, messages, and people...').fill('light mode');
-    await palette().getByRole('option', { name: /Switch to Light Mode/ }).click();
+    await palette()
+      .getByRole('option', { name: /Switch to Light Mode/ })
+      .click();
     await palette().waitFor({ state: 'detached' });
     expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('light');
   });

@@ -55,7 +55,7 @@ describe('the session token stays in its HttpOnly cookie', () => {
     expect(await page.evaluate(() => localStorage.getItem('sift_token'))).toBeNull();
   });
 
-  it('a token in the address is never trusted: an attacker\'s link does not sign a browser into their account', async () => {
+  it("a token in the address is never trusted: an attacker's link does not sign a browser into their account", async () => {
     const res = await fetch(`${server.url}/auth/slack`, { redirect: 'manual' });
     const attackers = /sift_token=([^;]+)/.exec(res.headers.get('set-cookie') ?? '')![1]!;
     const fresh = await page.context().browser()!.newContext();
@@ -83,7 +83,12 @@ describe('the Content-Security-Policy', () => {
     // A conversation (messages, avatars, emoji) and the palette with a search and a filter.
     await page.getByRole('option').first().waitFor();
     await page.getByRole('option').first().click();
-    await page.getByRole('region', { name: /conversation/i }).or(page.locator('[data-testid="conversation-pane"]')).first().waitFor({ timeout: 5_000 }).catch(() => undefined);
+    await page
+      .getByRole('region', { name: /conversation/i })
+      .or(page.locator('[data-testid="conversation-pane"]'))
+      .first()
+      .waitFor({ timeout: 5_000 })
+      .catch(() => undefined);
     await page.keyboard.press('Escape');
     await page.keyboard.press('Control+k');
     await page.keyboard.type('deploy');

@@ -24,7 +24,9 @@ beforeAll(() => {
 /** A channel the member is in, with another person in it. */
 function sharedChannel() {
   const me = fake.member.id;
-  const channel = fake.workspace.conversations.find((c) => c.kind === 'public_channel' && c.members.includes(me) && c.members.some((m) => m !== me && !fake.workspace.users.find((u) => u.id === m)?.is_bot));
+  const channel = fake.workspace.conversations.find(
+    (c) => c.kind === 'public_channel' && c.members.includes(me) && c.members.some((m) => m !== me && !fake.workspace.users.find((u) => u.id === m)?.is_bot),
+  );
   if (!channel) throw new Error('the fake workspace has no shared channel');
   const other = channel.members.find((m) => m !== me && !fake.workspace.users.find((u) => u.id === m)?.is_bot)!;
   return { channel, other };
@@ -60,10 +62,24 @@ describe('Slack mode', () => {
     expect(conversations.filter((c) => c.type !== 'thread').every((c) => slackIds.has(c.id))).toBe(true);
     const unread = conversations.filter((c) => c.unread_count > 0).length;
     expect(unread).toBeGreaterThan(0);
-    await expect.poll(async () => Number(await page.getByRole('tab', { name: /^Inbox/ }).locator('.tab-count').textContent()), { timeout: 30_000 }).toBe(unread);
+    await expect
+      .poll(
+        async () =>
+          Number(
+            await page
+              .getByRole('tab', { name: /^Inbox/ })
+              .locator('.tab-count')
+              .textContent(),
+          ),
+        { timeout: 30_000 },
+      )
+      .toBe(unread);
     await page.goto(`${session.server.url}/conversations`);
     const { channel } = sharedChannel();
-    await page.getByRole('option', { name: new RegExp(channel.name) }).first().waitFor({ timeout: 30_000 });
+    await page
+      .getByRole('option', { name: new RegExp(channel.name) })
+      .first()
+      .waitFor({ timeout: 30_000 });
   });
 
   it('shows a message posted in Slack without a reload', async () => {

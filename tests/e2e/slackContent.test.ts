@@ -51,7 +51,9 @@ async function rowOf(id: string, filter: string) {
   await filterBox.fill(filter);
   const row = page.locator(`[role="option"][data-conversation-id="${id}"]`);
   await row.waitFor({ timeout: 10_000 }).catch(async (error: unknown) => {
-    const shown = await page.locator('[role="option"][data-conversation-id]').evaluateAll((rows) => rows.map((r) => `${r.getAttribute('data-conversation-id')} ${r.textContent}`));
+    const shown = await page
+      .locator('[role="option"][data-conversation-id]')
+      .evaluateAll((rows) => rows.map((r) => `${r.getAttribute('data-conversation-id')} ${r.textContent}`));
     const token = await sessionToken(page);
     const res = await fetch(`${session.server.url}/api/conversations/data?limit=1000`, { headers: { Authorization: `Bearer ${token}` } });
     const server = ((await res.json()) as { data: { conversations: Array<{ id: string; name: string }> } }).data.conversations.find((c) => c.id === id);
@@ -92,9 +94,15 @@ describe('a real Slack workspace, as Slack shows it', () => {
   it('shows app and webhook posts: attachment cards, blocks, the app as author, system lines; the row previews the newest post', async () => {
     // The row: the newest post's derived text (its text is empty; it lives in an attachment or blocks).
     const row = await rowOf(extras().alerts, nameOf(extras().alerts));
-    const newest = fake.workspace.conversations.find((c) => c.id === extras().alerts)!.messages.filter((m) => !m.subtype || m.subtype === 'bot_message').at(-1)!;
+    const newest = fake.workspace.conversations
+      .find((c) => c.id === extras().alerts)!
+      .messages.filter((m) => !m.subtype || m.subtype === 'bot_message')
+      .at(-1)!;
     expect(newest.text.length).toBeLessThan(20);
-    const words = plainText(derivedText(newest as unknown as Message), { user: () => undefined }).replace(/\s+/g, ' ').trim().slice(0, 16);
+    const words = plainText(derivedText(newest as unknown as Message), { user: () => undefined })
+      .replace(/\s+/g, ' ')
+      .trim()
+      .slice(0, 16);
     expect(words.length).toBeGreaterThan(10);
     await expect.poll(async () => (await row.locator('.row-preview').textContent()) ?? '').toContain(words);
     expect(await row.textContent()).not.toMatch(/set the channel (topic|description)|joined the channel|pinned a message/);
@@ -106,7 +114,11 @@ describe('a real Slack workspace, as Slack shows it', () => {
     // A webhook post is authored by its app (bots.info), with the APP badge; nothing reads 'Unknown'.
     await pane().locator('.message-author', { hasText: 'Statuspage' }).first().waitFor();
     expect(await pane().locator('.app-badge').count()).toBeGreaterThan(0);
-    expect(await pane().locator('.message-author', { hasText: /^Unknown$/ }).count()).toBe(0);
+    expect(
+      await pane()
+        .locator('.message-author', { hasText: /^Unknown$/ })
+        .count(),
+    ).toBe(0);
     // System lines (topic, purpose, pin, integration) are lines, not messages.
     expect(await pane().locator('.system-line').count()).toBeGreaterThan(0);
     await shoot('alerts');
@@ -145,7 +157,10 @@ describe('a real Slack workspace, as Slack shows it', () => {
     await input.waitFor({ timeout: 5_000 });
     await input.fill(word);
     const where = extras().textOnlyInside.find((t) => t.word === word)!;
-    const result = page.locator('[role="option"]', { hasText: nameOf(where.channel) }).filter({ hasText: new RegExp(word, 'i') }).first();
+    const result = page
+      .locator('[role="option"]', { hasText: nameOf(where.channel) })
+      .filter({ hasText: new RegExp(word, 'i') })
+      .first();
     await result.waitFor({ timeout: 10_000 }).catch(async (error: unknown) => {
       await page.screenshot({ path: join(SHOTS, `failed-search-${word}.png`) });
       throw error;

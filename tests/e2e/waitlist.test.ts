@@ -33,7 +33,11 @@ const dialog = () => page.getByRole('dialog');
 const emailField = () => dialog().getByLabel('Email');
 
 async function signupFromNode(email: string, platform: string): Promise<{ status: number; body: { created?: boolean; error?: string } }> {
-  const res = await fetch(`${server.url}/api/waitlist/signup`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email, platform }) });
+  const res = await fetch(`${server.url}/api/waitlist/signup`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ email, platform }),
+  });
   return { status: res.status, body: (await res.json()) as { created?: boolean; error?: string } };
 }
 
@@ -44,7 +48,11 @@ describe('the waitlist', () => {
     await emailField().fill('not-an-email');
     await dialog().getByRole('button', { name: 'Join Waitlist' }).click();
 
-    const validity = await emailField().evaluate((input: HTMLInputElement) => ({ valid: input.validity.valid, typeMismatch: input.validity.typeMismatch, message: input.validationMessage }));
+    const validity = await emailField().evaluate((input: HTMLInputElement) => ({
+      valid: input.validity.valid,
+      typeMismatch: input.validity.typeMismatch,
+      message: input.validationMessage,
+    }));
     expect(validity.valid).toBe(false);
     expect(validity.typeMismatch).toBe(true);
     expect(validity.message).not.toBe('');

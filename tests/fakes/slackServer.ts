@@ -256,15 +256,38 @@ export interface FakeSlack {
 
 /** Every user scope the fake knows (what `issueToken` grants by default). */
 export const ALL_USER_SCOPES = [
-  'channels:read', 'groups:read', 'im:read', 'mpim:read',
-  'channels:history', 'groups:history', 'im:history', 'mpim:history',
-  'channels:write', 'groups:write', 'im:write', 'mpim:write',
-  'users:read', 'users:read.email', 'chat:write', 'usergroups:read', 'emoji:read',
+  'channels:read',
+  'groups:read',
+  'im:read',
+  'mpim:read',
+  'channels:history',
+  'groups:history',
+  'im:history',
+  'mpim:history',
+  'channels:write',
+  'groups:write',
+  'im:write',
+  'mpim:write',
+  'users:read',
+  'users:read.email',
+  'chat:write',
+  'usergroups:read',
+  'emoji:read',
 ];
 
 const READ_SCOPE: Record<FakeConversationKind, string> = { public_channel: 'channels:read', private_channel: 'groups:read', mpim: 'mpim:read', im: 'im:read' };
-const HISTORY_SCOPE: Record<FakeConversationKind, string> = { public_channel: 'channels:history', private_channel: 'groups:history', mpim: 'mpim:history', im: 'im:history' };
-const WRITE_SCOPE: Record<FakeConversationKind, string> = { public_channel: 'channels:write', private_channel: 'groups:write', mpim: 'mpim:write', im: 'im:write' };
+const HISTORY_SCOPE: Record<FakeConversationKind, string> = {
+  public_channel: 'channels:history',
+  private_channel: 'groups:history',
+  mpim: 'mpim:history',
+  im: 'im:history',
+};
+const WRITE_SCOPE: Record<FakeConversationKind, string> = {
+  public_channel: 'channels:write',
+  private_channel: 'groups:write',
+  mpim: 'mpim:write',
+  im: 'im:write',
+};
 const CHANNEL_TYPE: Record<FakeConversationKind, string> = { public_channel: 'channel', private_channel: 'group', mpim: 'mpim', im: 'im' };
 const CODE_TTL_MS = 10 * 60 * 1000;
 const MAX_TS = '9999999999.999999';
@@ -323,8 +346,7 @@ const OTHER_TEAMS: Array<[string, string]> = [
   ['Stark Industries', 'stark-industries'],
 ];
 
-const escapeHtml = (s: string): string =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
+const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
 
 const encodeCursor = (s: string): string => Buffer.from(s, 'utf8').toString('base64');
 function decodeCursor(cursor: string, prefix: string): string {
@@ -378,7 +400,14 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   }
   const teams: TeamState[] = workspaces.map((w) => {
     const member = w.users.find((u) => u.id === w.memberId) as FakeUser;
-    return { workspace: w, team: w.team, member, consentUser: member, installed: [], botUserId: `U0APPBOT${(w === workspace ? appId : w.team.id).slice(1, 5)}` };
+    return {
+      workspace: w,
+      team: w.team,
+      member,
+      consentUser: member,
+      installed: [],
+      botUserId: `U0APPBOT${(w === workspace ? appId : w.team.id).slice(1, 5)}`,
+    };
   });
   // Ids are unique across teams (the handle's methods find a conversation or user by id alone).
   const allIds = workspaces.flatMap((w) => [w.team.id, ...w.users.filter((u) => u.id !== 'USLACKBOT').map((u) => u.id), ...w.conversations.map((c) => c.id)]);
@@ -813,14 +842,18 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
         requireScope(auth, HISTORY_SCOPE[c.kind]);
         const { oldest, latest } = range(p);
         const inclusive = truthy(p.inclusive);
-        const list = c.messages
-          .filter((m) => inRange(m.ts, oldest, latest, inclusive))
-          .sort((a, b) => compareTs(b.ts, a.ts));
-        const { page, next } = paginate(list, p, 'next_ts', (m) => m.ts, (items, key) => {
-          if (Number.isNaN(microsFromTs(key))) return -1;
-          const i = items.findIndex((m) => compareTs(m.ts, key) <= 0);
-          return i < 0 ? items.length : i;
-        });
+        const list = c.messages.filter((m) => inRange(m.ts, oldest, latest, inclusive)).sort((a, b) => compareTs(b.ts, a.ts));
+        const { page, next } = paginate(
+          list,
+          p,
+          'next_ts',
+          (m) => m.ts,
+          (items, key) => {
+            if (Number.isNaN(microsFromTs(key))) return -1;
+            const i = items.findIndex((m) => compareTs(m.ts, key) <= 0);
+            return i < 0 ? items.length : i;
+          },
+        );
         return {
           messages: page,
           has_more: next !== '',
@@ -849,11 +882,17 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
         const inclusive = truthy(p.inclusive);
         const replies = (c.replies[parent.ts] ?? []).filter((m) => inRange(m.ts, oldest, latest, inclusive));
         const list = [parent, ...replies];
-        const { page, next } = paginate(list, p, 'next_ts', (m) => m.ts, (items, key) => {
-          if (Number.isNaN(microsFromTs(key))) return -1;
-          const i = items.findIndex((m, index) => index > 0 && compareTs(m.ts, key) >= 0);
-          return i < 0 ? items.length : i;
-        });
+        const { page, next } = paginate(
+          list,
+          p,
+          'next_ts',
+          (m) => m.ts,
+          (items, key) => {
+            if (Number.isNaN(microsFromTs(key))) return -1;
+            const i = items.findIndex((m, index) => index > 0 && compareTs(m.ts, key) >= 0);
+            return i < 0 ? items.length : i;
+          },
+        );
         return { messages: page, has_more: next !== '', response_metadata: { next_cursor: next } };
       },
     },
@@ -1108,7 +1147,11 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
 
   const authorizePage = (res: ServerResponse, query: URLSearchParams): void => {
     const errorPage = (message: string) =>
-      sendHtml(res, 400, `<!doctype html><html><head><meta charset="utf-8"><title>Slack: error</title></head><body><h1>Something went wrong</h1><p id="error">${escapeHtml(message)}</p></body></html>`);
+      sendHtml(
+        res,
+        400,
+        `<!doctype html><html><head><meta charset="utf-8"><title>Slack: error</title></head><body><h1>Something went wrong</h1><p id="error">${escapeHtml(message)}</p></body></html>`,
+      );
     const id = query.get('client_id') ?? '';
     if (id !== clientId) return errorPage(`Invalid client_id parameter: "${id}"`);
     const redirect = query.get('redirect_uri');
@@ -1126,7 +1169,16 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     const t = teamById(query.get('team') ?? undefined) ?? consentTeam;
     const { team, consentUser } = t;
     const code = `${team.id.slice(1)}.${Date.now()}.${randomBytes(16).toString('hex')}`;
-    codes.set(code, { clientId: id, teamId: team.id, userId: consentUser.id, userScopes, botScopes, redirectUri: redirect, createdAt: Date.now(), used: false });
+    codes.set(code, {
+      clientId: id,
+      teamId: team.id,
+      userId: consentUser.id,
+      userScopes,
+      botScopes,
+      redirectUri: redirect,
+      createdAt: Date.now(),
+      used: false,
+    });
     const form = (label: string, add: Record<string, string>) => {
       const target = new URL(redirectUrl);
       for (const [k, v] of Object.entries(add)) target.searchParams.set(k, v);
@@ -1135,7 +1187,10 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       const hidden = [...target.searchParams].map(([k, v]) => `<input type="hidden" name="${escapeHtml(k)}" value="${escapeHtml(v)}">`).join('');
       return `<form method="get" action="${escapeHtml(action.toString())}" data-url="${escapeHtml(target.toString())}">${hidden}<button type="submit">${label}</button></form>`;
     };
-    const scopes = [...userScopes.map((s) => `<li data-scope-type="user">${escapeHtml(s)}</li>`), ...botScopes.map((s) => `<li data-scope-type="bot">${escapeHtml(s)} (bot)</li>`)].join('');
+    const scopes = [
+      ...userScopes.map((s) => `<li data-scope-type="user">${escapeHtml(s)}</li>`),
+      ...botScopes.map((s) => `<li data-scope-type="bot">${escapeHtml(s)} (bot)</li>`),
+    ].join('');
     // The workspace switcher: the same page for each team the person is in.
     const switcher =
       teams.length < 2
@@ -1168,7 +1223,12 @@ ${form('Cancel', { error: 'access_denied', state })}
     const u = owner ? userIn(owner, id) : teams.flatMap((t) => t.workspace.externalUsers).find((x) => x.id === id);
     const b = u ? undefined : teams.flatMap((t) => t.workspace.bots).find((x) => x.id === id);
     const name = u?.real_name ?? b?.name;
-    const initials = (name ?? '?').split(/\s+/).map((w) => w.charAt(0)).join('').slice(0, 2).toUpperCase();
+    const initials = (name ?? '?')
+      .split(/\s+/)
+      .map((w) => w.charAt(0))
+      .join('')
+      .slice(0, 2)
+      .toUpperCase();
     const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64" viewBox="0 0 64 64"><rect width="64" height="64" fill="#${u?.color ?? (b ? '4a154b' : '999999')}"/><text x="32" y="40" font-family="sans-serif" font-size="24" fill="#fff" text-anchor="middle">${escapeHtml(initials)}</text></svg>`;
     res.writeHead(name ? 200 : 404, { 'content-type': 'image/svg+xml', 'cache-control': 'max-age=3600' });
     res.end(svg);
@@ -1288,7 +1348,14 @@ ${form('Cancel', { error: 'access_denied', state })}
       c.members.push(userId);
       c.lastRead[userId] = c.messages.at(-1)?.ts ?? NEVER_READ;
       const eventTs = nextTs();
-      deliver(c, { type: 'member_joined_channel', user: userId, channel: c.id, channel_type: c.kind === 'public_channel' ? 'C' : 'G', team: teamOf(c).team.id, event_ts: eventTs });
+      deliver(c, {
+        type: 'member_joined_channel',
+        user: userId,
+        channel: c.id,
+        channel_type: c.kind === 'public_channel' ? 'C' : 'G',
+        team: teamOf(c).team.id,
+        event_ts: eventTs,
+      });
       postAs(userId, c, `<@${userId}> has joined the channel`, undefined, { subtype: 'channel_join' });
     },
     leave(userId, channel) {
@@ -1297,7 +1364,14 @@ ${form('Cancel', { error: 'access_denied', state })}
       // The channel_leave message and the event while the user is still in (so their own leave reaches them).
       postAs(userId, c, `<@${userId}> has left the channel`, undefined, { subtype: 'channel_leave' });
       const eventTs = nextTs();
-      deliver(c, { type: 'member_left_channel', user: userId, channel: c.id, channel_type: c.kind === 'public_channel' ? 'C' : 'G', team: teamOf(c).team.id, event_ts: eventTs });
+      deliver(c, {
+        type: 'member_left_channel',
+        user: userId,
+        channel: c.id,
+        channel_type: c.kind === 'public_channel' ? 'C' : 'G',
+        team: teamOf(c).team.id,
+        event_ts: eventTs,
+      });
       c.members.splice(c.members.indexOf(userId), 1);
       delete c.lastRead[userId];
     },
@@ -1336,7 +1410,14 @@ ${form('Cancel', { error: 'access_denied', state })}
       delete c.lastRead[userId];
       const eventTs = nextTs();
       // The remaining members hear that someone left; the removed user that they were removed.
-      deliver(c, { type: 'member_left_channel', user: userId, channel: c.id, channel_type: c.kind === 'public_channel' ? 'C' : 'G', team: t.team.id, event_ts: eventTs });
+      deliver(c, {
+        type: 'member_left_channel',
+        user: userId,
+        channel: c.id,
+        channel_type: c.kind === 'public_channel' ? 'C' : 'G',
+        team: t.team.id,
+        event_ts: eventTs,
+      });
       deliver(c, { type: c.kind === 'public_channel' ? 'channel_left' : 'group_left', channel: c.id, actor_id: by ?? c.creator, event_ts: nextTs() }, userId);
     },
     archive(channel, by) {
@@ -1356,7 +1437,14 @@ ${form('Cancel', { error: 'access_denied', state })}
       const t = teamOf(c);
       const eventTs = nextTs();
       if (c.kind === 'public_channel') deliver(c, { type: 'channel_deleted', channel: c.id, event_ts: eventTs });
-      else deliver(c, { type: 'group_deleted', channel: c.id, date_deleted: Math.floor(microsFromTs(eventTs) / 1e6), actor_id: by ?? c.creator, event_ts: eventTs });
+      else
+        deliver(c, {
+          type: 'group_deleted',
+          channel: c.id,
+          date_deleted: Math.floor(microsFromTs(eventTs) / 1e6),
+          actor_id: by ?? c.creator,
+          event_ts: eventTs,
+        });
       t.workspace.conversations.splice(t.workspace.conversations.indexOf(c), 1);
     },
     rename(channel, name, by) {

@@ -47,7 +47,9 @@ if (extras) {
       `  slack connect  ${name(extras.shared)}; external person ${extras.externalUserId} of ${extras.externalTeam.name} (${extras.externalTeam.id}), DM ${extras.externalIm}`,
       `  bots           ${fake.workspace.bots.length} (webhook only: ${extras.webhookBotIds.join(' ')})`,
       `  user groups    ${fake.workspace.usergroups.map((g) => `@${g.handle} ${g.id}`).join(', ')}`,
-      `  emoji          ${Object.keys(fake.workspace.emoji).map((e) => `:${e}:`).join(' ')}`,
+      `  emoji          ${Object.keys(fake.workspace.emoji)
+        .map((e) => `:${e}:`)
+        .join(' ')}`,
     ].join('\n'),
   );
 }

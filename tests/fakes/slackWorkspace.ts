@@ -328,16 +328,90 @@ export function compareTs(a: string, b: string): number {
 }
 
 const FIRST = [
-  'Ada', 'Grace', 'Linus', 'Margaret', 'Alan', 'Barbara', 'Dennis', 'Frances', 'Ken', 'Radia', 'Edsger', 'Hedy',
-  'Tim', 'Katherine', 'Guido', 'Anita', 'Bjarne', 'Sophie', 'Yukihiro', 'Karen', 'Donald', 'Jean', 'Niklaus',
-  'Shafi', 'Leslie', 'Mary', 'John', 'Evelyn', 'Rob', 'Lynn', 'Ward', 'Carol', 'Brian', 'Ida', 'Vint', 'Joan',
-  'Larry', 'Elena', 'Tomás', 'Zoë', 'Mateo', 'Priya',
+  'Ada',
+  'Grace',
+  'Linus',
+  'Margaret',
+  'Alan',
+  'Barbara',
+  'Dennis',
+  'Frances',
+  'Ken',
+  'Radia',
+  'Edsger',
+  'Hedy',
+  'Tim',
+  'Katherine',
+  'Guido',
+  'Anita',
+  'Bjarne',
+  'Sophie',
+  'Yukihiro',
+  'Karen',
+  'Donald',
+  'Jean',
+  'Niklaus',
+  'Shafi',
+  'Leslie',
+  'Mary',
+  'John',
+  'Evelyn',
+  'Rob',
+  'Lynn',
+  'Ward',
+  'Carol',
+  'Brian',
+  'Ida',
+  'Vint',
+  'Joan',
+  'Larry',
+  'Elena',
+  'Tomás',
+  'Zoë',
+  'Mateo',
+  'Priya',
 ];
 const LAST = [
-  'Lovelace', 'Hopper', 'Torvalds', 'Hamilton', 'Turing', 'Liskov', 'Ritchie', 'Allen', 'Thompson', 'Perlman',
-  'Dijkstra', 'Lamarr', 'Berners-Lee', 'Johnson', 'van Rossum', 'Borg', 'Stroustrup', 'Wilson', 'Matsumoto',
-  'Spärck Jones', 'Knuth', 'Sammet', 'Wirth', 'Goldwasser', 'Lamport', 'Keller', 'McCarthy', 'Boyd', 'Pike',
-  'Conway', 'Cunningham', 'Shaw', 'Kernighan', 'Rhodes', 'Cerf', 'Clarke', 'Page', 'Nuñez', 'García', 'Okafor',
+  'Lovelace',
+  'Hopper',
+  'Torvalds',
+  'Hamilton',
+  'Turing',
+  'Liskov',
+  'Ritchie',
+  'Allen',
+  'Thompson',
+  'Perlman',
+  'Dijkstra',
+  'Lamarr',
+  'Berners-Lee',
+  'Johnson',
+  'van Rossum',
+  'Borg',
+  'Stroustrup',
+  'Wilson',
+  'Matsumoto',
+  'Spärck Jones',
+  'Knuth',
+  'Sammet',
+  'Wirth',
+  'Goldwasser',
+  'Lamport',
+  'Keller',
+  'McCarthy',
+  'Boyd',
+  'Pike',
+  'Conway',
+  'Cunningham',
+  'Shaw',
+  'Kernighan',
+  'Rhodes',
+  'Cerf',
+  'Clarke',
+  'Page',
+  'Nuñez',
+  'García',
+  'Okafor',
 ];
 const TITLES = ['Engineer', 'Designer', 'Product Manager', 'Support Lead', 'Data Scientist', 'Engineering Manager', 'Recruiter', 'Sales', ''];
 const TZS: Array<[string, string, number]> = [
@@ -348,13 +422,58 @@ const TZS: Array<[string, string, number]> = [
   ['Asia/Tokyo', 'Japan Standard Time', 32400],
 ];
 const CHANNEL_WORDS = [
-  'eng', 'design', 'product', 'support', 'sales', 'marketing', 'ops', 'infra', 'data', 'mobile', 'web', 'api', 'growth',
-  'security', 'billing', 'search', 'onboarding', 'releases', 'incidents', 'hiring', 'finance', 'legal', 'docs', 'qa',
-  'platform', 'payments', 'analytics', 'ml', 'android', 'ios', 'perf', 'oncall', 'feedback', 'events', 'social',
+  'eng',
+  'design',
+  'product',
+  'support',
+  'sales',
+  'marketing',
+  'ops',
+  'infra',
+  'data',
+  'mobile',
+  'web',
+  'api',
+  'growth',
+  'security',
+  'billing',
+  'search',
+  'onboarding',
+  'releases',
+  'incidents',
+  'hiring',
+  'finance',
+  'legal',
+  'docs',
+  'qa',
+  'platform',
+  'payments',
+  'analytics',
+  'ml',
+  'android',
+  'ios',
+  'perf',
+  'oncall',
+  'feedback',
+  'events',
+  'social',
 ];
 const CHANNEL_SUFFIX = ['', '-team', '-alerts', '-chat', '-standup', '-help', '-announce', '-review', '-planning', '-emea', '-us'];
 const EMOJI = ['tada', 'eyes', 'rocket', 'white_check_mark', 'thumbsup', 'fire', 'pray', 'thinking_face', 'heart', '100', 'wave', 'coffee'];
-const TOPICS = ['deploys', 'the Q3 roadmap', 'the login bug', 'onboarding docs', 'the billing migration', 'search latency', 'the offsite', 'release 2.4', 'the design review', 'customer feedback', 'the on-call rotation', 'flaky tests'];
+const TOPICS = [
+  'deploys',
+  'the Q3 roadmap',
+  'the login bug',
+  'onboarding docs',
+  'the billing migration',
+  'search latency',
+  'the offsite',
+  'release 2.4',
+  'the design review',
+  'customer feedback',
+  'the on-call rotation',
+  'flaky tests',
+];
 const LINKS: Array<[string, string]> = [
   ['https://github.com/acme/rocket/pull/1412', 'PR #1412'],
   ['https://docs.example.com/runbooks/deploy', 'deploy runbook'],
@@ -444,7 +563,10 @@ export function generateWorkspace(options: WorkspaceOptions = {}): FakeWorkspace
   const makeUser = (first: string, last: string, extra: Partial<FakeUser> = {}, profileExtra: Partial<FakeProfile> = {}): FakeUser => {
     const id = newId('U');
     const real = `${first} ${last}`.trim();
-    const handle = `${first}.${last}`.toLowerCase().normalize('NFD').replace(/[^a-z.]/g, '');
+    const handle = `${first}.${last}`
+      .toLowerCase()
+      .normalize('NFD')
+      .replace(/[^a-z.]/g, '');
     const [tz, tzLabel, tzOffset] = pick(rand, TZS);
     const display = rand() < 0.3 ? '' : rand() < 0.5 ? first : `${first.toLowerCase()}${last.charAt(0).toLowerCase()}`;
     const statusRoll = rand();
@@ -502,11 +624,21 @@ export function generateWorkspace(options: WorkspaceOptions = {}): FakeWorkspace
     delete gone.profile.email;
     users.push(gone);
   }
-  const botNames: Array<[string, string]> = small ? [['deploybot', 'Deploy Bot']] : [['deploybot', 'Deploy Bot'], ['pagerbot', 'Pager Bot']];
+  const botNames: Array<[string, string]> = small
+    ? [['deploybot', 'Deploy Bot']]
+    : [
+        ['deploybot', 'Deploy Bot'],
+        ['pagerbot', 'Pager Bot'],
+      ];
   const bots: FakeUser[] = [];
   for (const [handle, label] of botNames) {
     const botId = newId('B');
-    const bot = makeUser(label, '', { is_bot: true, name: handle }, { bot_id: botId, api_app_id: newId('A'), always_active: true, display_name: '', display_name_normalized: '', first_name: label, last_name: '' });
+    const bot = makeUser(
+      label,
+      '',
+      { is_bot: true, name: handle },
+      { bot_id: botId, api_app_id: newId('A'), always_active: true, display_name: '', display_name_normalized: '', first_name: label, last_name: '' },
+    );
     delete bot.profile.email;
     bot.real_name = label;
     bot.profile.real_name = label;
@@ -525,7 +657,19 @@ export function generateWorkspace(options: WorkspaceOptions = {}): FakeWorkspace
     tz_offset: -28800,
     updated: 0,
   };
-  slackbot.profile = { ...slackbot.profile, real_name: 'Slackbot', real_name_normalized: 'Slackbot', display_name: 'Slackbot', display_name_normalized: 'Slackbot', first_name: 'slackbot', last_name: '', title: '', status_text: '', status_emoji: '', ...profileImages(baseUrl, 'USLACKBOT') };
+  slackbot.profile = {
+    ...slackbot.profile,
+    real_name: 'Slackbot',
+    real_name_normalized: 'Slackbot',
+    display_name: 'Slackbot',
+    display_name_normalized: 'Slackbot',
+    first_name: 'slackbot',
+    last_name: '',
+    title: '',
+    status_text: '',
+    status_emoji: '',
+    ...profileImages(baseUrl, 'USLACKBOT'),
+  };
   delete slackbot.profile.email;
   users.push(slackbot);
 
@@ -579,10 +723,20 @@ export function generateWorkspace(options: WorkspaceOptions = {}): FakeWorkspace
   const allHumanIds = humans.map((u) => u.id);
   const general = makeConversation('public_channel', 'general', allHumanIds, { is_general: true });
   usedNames.add('general');
-  general.purpose = { value: 'This channel is for workspace-wide communication and announcements.', creator: allHumanIds[1] ?? member.id, last_set: general.created };
+  general.purpose = {
+    value: 'This channel is for workspace-wide communication and announcements.',
+    creator: allHumanIds[1] ?? member.id,
+    last_set: general.created,
+  };
   conversations.push(general);
   usedNames.add('random');
-  conversations.push(makeConversation('public_channel', 'random', allHumanIds.filter(() => rand() < 0.8)));
+  conversations.push(
+    makeConversation(
+      'public_channel',
+      'random',
+      allHumanIds.filter(() => rand() < 0.8),
+    ),
+  );
   const random = conversations[1] as FakeConversation;
   if (!random.members.includes(member.id)) random.members.unshift(member.id);
 
@@ -604,7 +758,9 @@ export function generateWorkspace(options: WorkspaceOptions = {}): FakeWorkspace
     conversations.push(makeConversation('private_channel', channelName(), withMember ? [member.id, ...pool] : pool));
   }
   // IMs: the member with Slackbot, the bots and other humans; some IMs between other users.
-  const imPartners = small ? [...others.slice(0, 2).map((u) => u.id), 'USLACKBOT'] : [...others.slice(0, 30).map((u) => u.id), ...bots.map((b) => b.id), 'USLACKBOT'];
+  const imPartners = small
+    ? [...others.slice(0, 2).map((u) => u.id), 'USLACKBOT']
+    : [...others.slice(0, 30).map((u) => u.id), ...bots.map((b) => b.id), 'USLACKBOT'];
   for (const partner of imPartners) {
     conversations.push(makeConversation('im', '', [member.id, partner], { user: partner }));
   }
@@ -631,7 +787,10 @@ export function generateWorkspace(options: WorkspaceOptions = {}): FakeWorkspace
       return `<@${target === author ? member.id : target}>`;
     };
     const channelRef = () => {
-      const c = pick(rand, conversations.filter((x) => x.kind === 'public_channel'));
+      const c = pick(
+        rand,
+        conversations.filter((x) => x.kind === 'public_channel'),
+      );
       return `<#${c.id}|${c.name}>`;
     };
     const link = () => {
@@ -693,7 +852,14 @@ export function generateWorkspace(options: WorkspaceOptions = {}): FakeWorkspace
       if (index === 0 && (conversation.kind === 'public_channel' || conversation.kind === 'private_channel') && rand() < 0.3) {
         message = { type: 'message', subtype: 'channel_join', ts, user: author, text: `<@${author}> has joined the channel` };
       } else if (authorUser.is_bot) {
-        message = { type: 'message', subtype: 'bot_message', ts, text: textFor(conversation, author), bot_id: authorUser.profile.bot_id as string, username: authorUser.real_name };
+        message = {
+          type: 'message',
+          subtype: 'bot_message',
+          ts,
+          text: textFor(conversation, author),
+          bot_id: authorUser.profile.bot_id as string,
+          username: authorUser.real_name,
+        };
       } else {
         message = { type: 'message', ts, user: author, text: textFor(conversation, author), team: team.id, client_msg_id: uuid(rand) };
         if (rand() < 0.08) message.edited = { user: author, ts: tsFromMicros(microsFromTs(ts) + between(rand, 10, 600) * 1e6) };
@@ -744,9 +910,28 @@ export function generateWorkspace(options: WorkspaceOptions = {}): FakeWorkspace
     }
   }
 
-  const workspace: FakeWorkspace = { team, appId, users, conversations, memberId: member.id, bots: [], externalUsers: [], usergroups: [], emoji: {}, extras: null };
+  const workspace: FakeWorkspace = {
+    team,
+    appId,
+    users,
+    conversations,
+    memberId: member.id,
+    bots: [],
+    externalUsers: [],
+    usergroups: [],
+    emoji: {},
+    extras: null,
+  };
   for (const b of bots) {
-    workspace.bots.push({ id: b.profile.bot_id as string, deleted: false, name: b.real_name, updated: b.updated, app_id: b.profile.api_app_id as string, user_id: b.id, icons: botIcons(baseUrl, b.profile.bot_id as string) });
+    workspace.bots.push({
+      id: b.profile.bot_id as string,
+      deleted: false,
+      name: b.real_name,
+      updated: b.updated,
+      app_id: b.profile.api_app_id as string,
+      user_id: b.id,
+      icons: botIcons(baseUrl, b.profile.bot_id as string),
+    });
   }
   if (options.appPosts !== false) addRealSlack(workspace, { rand, newId, makeUser, makeConversation, baseUrl, newestSec, nowSec, others, member });
   return workspace;
@@ -792,10 +977,24 @@ interface RealSlackTools {
 
 /** Which channel each app's posts go to (the rest: the member's DM with the app). */
 const APP_HOME: Record<string, 'alerts' | 'deploys' | 'teamUpdates' | 'dm' | 'slackbot'> = {
-  PagerDuty: 'alerts', Alertmanager: 'alerts', Grafana: 'alerts', Statuspage: 'alerts', Opsgenie: 'alerts', Sentry: 'alerts', Datadog: 'alerts',
-  GitHub: 'deploys', Jenkins: 'deploys', CircleCI: 'deploys',
-  Geekbot: 'teamUpdates', Polly: 'teamUpdates', 'Workflow Builder': 'teamUpdates', RSS: 'teamUpdates',
-  'Google Calendar': 'dm', Zoom: 'dm', 'Jira Cloud': 'dm', Slackbot: 'slackbot',
+  PagerDuty: 'alerts',
+  Alertmanager: 'alerts',
+  Grafana: 'alerts',
+  Statuspage: 'alerts',
+  Opsgenie: 'alerts',
+  Sentry: 'alerts',
+  Datadog: 'alerts',
+  GitHub: 'deploys',
+  Jenkins: 'deploys',
+  CircleCI: 'deploys',
+  Geekbot: 'teamUpdates',
+  Polly: 'teamUpdates',
+  'Workflow Builder': 'teamUpdates',
+  RSS: 'teamUpdates',
+  'Google Calendar': 'dm',
+  Zoom: 'dm',
+  'Jira Cloud': 'dm',
+  Slackbot: 'slackbot',
 };
 
 /**
@@ -834,7 +1033,23 @@ function addRealSlack(w: FakeWorkspace, tools: RealSlackTools): void {
     botIds[b.key] = botId;
     let userId: string | undefined;
     if (b.user_id && b.handle) {
-      const u = makeUser(b.name, '', { is_bot: true, name: b.handle }, { bot_id: botId, api_app_id: ids[b.app_id], always_active: true, display_name: '', display_name_normalized: '', first_name: b.name, last_name: '', title: '', status_text: '', status_emoji: '' });
+      const u = makeUser(
+        b.name,
+        '',
+        { is_bot: true, name: b.handle },
+        {
+          bot_id: botId,
+          api_app_id: ids[b.app_id],
+          always_active: true,
+          display_name: '',
+          display_name_normalized: '',
+          first_name: b.name,
+          last_name: '',
+          title: '',
+          status_text: '',
+          status_emoji: '',
+        },
+      );
       delete u.profile.email;
       u.real_name = b.name;
       u.profile.real_name = b.name;
@@ -846,11 +1061,26 @@ function addRealSlack(w: FakeWorkspace, tools: RealSlackTools): void {
     } else {
       webhookBotIds.push(botId);
     }
-    w.bots.push({ id: botId, deleted: false, name: b.name, updated: tools.nowSec - 86400 * 40, app_id: ids[b.app_id] as string, ...(userId ? { user_id: userId } : {}), icons: botIcons(baseUrl, botId) });
+    w.bots.push({
+      id: botId,
+      deleted: false,
+      name: b.name,
+      updated: tools.nowSec - 86400 * 40,
+      app_id: ids[b.app_id] as string,
+      ...(userId ? { user_id: userId } : {}),
+      icons: botIcons(baseUrl, botId),
+    });
   }
   // A retired integration: bots.info says deleted.
   const retiredBot = newId('B');
-  w.bots.push({ id: retiredBot, deleted: true, name: 'Travis CI', updated: tools.nowSec - 86400 * 400, app_id: newId('A'), icons: botIcons(baseUrl, retiredBot) });
+  w.bots.push({
+    id: retiredBot,
+    deleted: true,
+    name: 'Travis CI',
+    updated: tools.nowSec - 86400 * 400,
+    app_id: newId('A'),
+    icons: botIcons(baseUrl, retiredBot),
+  });
 
   // People: a guest and a deactivated account who posted, both in users.list; an external person who is not.
   const guest = makeUser('Wren', 'Castillo', { is_restricted: true });
@@ -944,27 +1174,69 @@ function addRealSlack(w: FakeWorkspace, tools: RealSlackTools): void {
     c.messages.push(m);
     return m;
   };
-  const human = (u: FakeUser, text: string, extra: Partial<FakeMessage> = {}): FakeMessage => ({ type: 'message', ts: tick(), user: u.id, text, team: u.team_id, client_msg_id: uuid(rand), ...extra });
-  const sys = (u: FakeUser, subtype: string, text: string, extra: Partial<FakeMessage> = {}): FakeMessage => ({ type: 'message', subtype, ts: tick(), user: u.id, text, ...extra });
+  const human = (u: FakeUser, text: string, extra: Partial<FakeMessage> = {}): FakeMessage => ({
+    type: 'message',
+    ts: tick(),
+    user: u.id,
+    text,
+    team: u.team_id,
+    client_msg_id: uuid(rand),
+    ...extra,
+  });
+  const sys = (u: FakeUser, subtype: string, text: string, extra: Partial<FakeMessage> = {}): FakeMessage => ({
+    type: 'message',
+    subtype,
+    ts: tick(),
+    user: u.id,
+    text,
+    ...extra,
+  });
   const link = (botKey: string, name: string) => `<https://${team.domain}.slack.com/services/${botIds[botKey]}|${name}>`;
   const fix = <T>(m: T, ts: string): T => instantiateFixture(m, ids, baseUrl, ts);
 
   // --- system messages (all read by the member: Slack's client never counts them).
-  add(alerts, sys(colleague, 'bot_add', `added an integration to this channel: ${link('pagerduty', 'PagerDuty')}`, { bot_id: botIds.pagerduty, bot_link: link('pagerduty', 'PagerDuty') }));
+  add(
+    alerts,
+    sys(colleague, 'bot_add', `added an integration to this channel: ${link('pagerduty', 'PagerDuty')}`, {
+      bot_id: botIds.pagerduty,
+      bot_link: link('pagerduty', 'PagerDuty'),
+    }),
+  );
   const alertsTopic = 'Production alerts. Ack within 5 minutes.';
   add(alerts, sys(colleague, 'channel_topic', `<@${colleague.id}> set the channel topic: ${alertsTopic}`, { topic: alertsTopic }));
   const alertsPurpose = 'Where monitoring tools page the on-call engineer.';
   add(alerts, sys(colleague, 'channel_purpose', `<@${colleague.id}> set the channel purpose: ${alertsPurpose}`, { purpose: alertsPurpose }));
   const runbook = add(alerts, human(colleague, 'Runbook for every alert here: <https://docs.example.com/runbooks/alerts|alert runbooks>'));
-  add(alerts, sys(colleague, 'pinned_item', `<@${colleague.id}> pinned a message to this channel.`, { item_type: 'C', item: { type: 'message', ts: runbook.ts } }));
+  add(
+    alerts,
+    sys(colleague, 'pinned_item', `<@${colleague.id}> pinned a message to this channel.`, { item_type: 'C', item: { type: 'message', ts: runbook.ts } }),
+  );
   alerts.topic = { value: alertsTopic, creator: colleague.id, last_set: Math.floor(microsFromTs(alerts.messages[1]!.ts) / 1e6) };
   alerts.purpose = { value: alertsPurpose, creator: colleague.id, last_set: Math.floor(microsFromTs(alerts.messages[2]!.ts) / 1e6) };
 
-  add(deploys, sys(colleague, 'channel_name', `<@${colleague.id}> has renamed the channel from "deploy" to "deploys"`, { old_name: 'deploy', name: 'deploys' }));
+  add(
+    deploys,
+    sys(colleague, 'channel_name', `<@${colleague.id}> has renamed the channel from "deploy" to "deploys"`, { old_name: 'deploy', name: 'deploys' }),
+  );
   add(deploys, sys(colleague, 'channel_unarchive', `<@${colleague.id}> un-archived the channel`));
-  add(deploys, sys(colleague, 'bot_remove', `removed an integration from this channel: ${link('jenkins', 'Jenkins CI')}`, { bot_id: botIds.jenkins, bot_link: link('jenkins', 'Jenkins CI') }));
-  add(deploys, sys(colleague, 'bot_add', `added an integration to this channel: ${link('circleci', 'CircleCI')}`, { bot_id: botIds.circleci, bot_link: link('circleci', 'CircleCI') }));
-  const deletedUserPost = add(deploys, human(gone, 'Handing over the deploy scripts before I leave: they live in <https://github.com/acme/rocket/tree/main/deploy|deploy/>.'));
+  add(
+    deploys,
+    sys(colleague, 'bot_remove', `removed an integration from this channel: ${link('jenkins', 'Jenkins CI')}`, {
+      bot_id: botIds.jenkins,
+      bot_link: link('jenkins', 'Jenkins CI'),
+    }),
+  );
+  add(
+    deploys,
+    sys(colleague, 'bot_add', `added an integration to this channel: ${link('circleci', 'CircleCI')}`, {
+      bot_id: botIds.circleci,
+      bot_link: link('circleci', 'CircleCI'),
+    }),
+  );
+  const deletedUserPost = add(
+    deploys,
+    human(gone, 'Handing over the deploy scripts before I leave: they live in <https://github.com/acme/rocket/tree/main/deploy|deploy/>.'),
+  );
   const huddleTs = tick();
   add(deploys, {
     type: 'message',
@@ -1012,8 +1284,26 @@ function addRealSlack(w: FakeWorkspace, tools: RealSlackTools): void {
   const tombstoneTs = tick();
   add(deploys, { type: 'message', subtype: 'tombstone', ts: tombstoneTs, user: 'USLACKBOT', text: 'This message was deleted.', hidden: true });
   deploys.replies[tombstoneTs] = [
-    { type: 'message', ts: tick(), user: second.id, text: 'Was this about the canary rollback?', team: team.id, client_msg_id: uuid(rand), thread_ts: tombstoneTs, parent_user_id: colleague.id },
-    { type: 'message', ts: tick(), user: member.id, text: 'Yes, rolled back at 14:05, all green since.', team: team.id, client_msg_id: uuid(rand), thread_ts: tombstoneTs, parent_user_id: colleague.id },
+    {
+      type: 'message',
+      ts: tick(),
+      user: second.id,
+      text: 'Was this about the canary rollback?',
+      team: team.id,
+      client_msg_id: uuid(rand),
+      thread_ts: tombstoneTs,
+      parent_user_id: colleague.id,
+    },
+    {
+      type: 'message',
+      ts: tick(),
+      user: member.id,
+      text: 'Yes, rolled back at 14:05, all green since.',
+      team: team.id,
+      client_msg_id: uuid(rand),
+      thread_ts: tombstoneTs,
+      parent_user_id: colleague.id,
+    },
   ];
   refreshThreadParent(deploys, tombstoneTs);
   const me = add(deploys, human(colleague, 'is rolling back web to 2024.11.3', { subtype: 'me_message' }));
@@ -1080,37 +1370,60 @@ function addRealSlack(w: FakeWorkspace, tools: RealSlackTools): void {
   const dateFallback = new Date(dateEpoch * 1000).toUTCString();
   const subteamLabelled = add(
     deploys,
-    human(colleague, `<!subteam^${usergroupIds.oncall}|@oncall-payments> deploy freeze from <!date^${dateEpoch}^{date_short} at {time}|${dateFallback}> :squirrel_ship: :partyparrot:`, {
-      blocks: [
-        {
-          type: 'rich_text',
-          block_id: 'fRz1',
-          elements: [
-            {
-              type: 'rich_text_section',
-              elements: [
-                { type: 'usergroup', usergroup_id: usergroupIds.oncall },
-                { type: 'text', text: ' deploy freeze from ' },
-                { type: 'date', timestamp: dateEpoch, format: '{date_short} at {time}', fallback: dateFallback },
-                { type: 'text', text: ' ' },
-                { type: 'emoji', name: 'squirrel_ship' },
-                { type: 'text', text: ' ' },
-                { type: 'emoji', name: 'partyparrot' },
-              ],
-            },
-          ],
-        },
-      ],
-    }),
+    human(
+      colleague,
+      `<!subteam^${usergroupIds.oncall}|@oncall-payments> deploy freeze from <!date^${dateEpoch}^{date_short} at {time}|${dateFallback}> :squirrel_ship: :partyparrot:`,
+      {
+        blocks: [
+          {
+            type: 'rich_text',
+            block_id: 'fRz1',
+            elements: [
+              {
+                type: 'rich_text_section',
+                elements: [
+                  { type: 'usergroup', usergroup_id: usergroupIds.oncall },
+                  { type: 'text', text: ' deploy freeze from ' },
+                  { type: 'date', timestamp: dateEpoch, format: '{date_short} at {time}', fallback: dateFallback },
+                  { type: 'text', text: ' ' },
+                  { type: 'emoji', name: 'squirrel_ship' },
+                  { type: 'text', text: ' ' },
+                  { type: 'emoji', name: 'partyparrot' },
+                ],
+              },
+            ],
+          },
+        ],
+      },
+    ),
   );
   const subteamBare = add(deploys, human(second, `<!subteam^${usergroupIds.sre}> can someone look at the flaky canary? :this-is-fine:`));
   const channelMentions = add(deploys, human(colleague, `Postmortem notes go to <#${notJoined.id}> (not <#${notJoined.id}|>): join it if you were paged.`));
   // A reply broadcast to the channel (thread_broadcast, with its root), in a thread on the CI failure.
   const ciFailure = (placed[deploys.id] ?? []).find((p) => p.id === 'github_ci_failing_main')?.m as FakeMessage;
   const broadcastTs = tick();
-  const broadcastReply: FakeMessage = { type: 'message', subtype: 'thread_broadcast', ts: broadcastTs, user: colleague.id, text: 'Fixed by reverting the lockfile change, main is green again.', team: team.id, client_msg_id: uuid(rand), thread_ts: ciFailure.ts, parent_user_id: ciFailure.user as string };
+  const broadcastReply: FakeMessage = {
+    type: 'message',
+    subtype: 'thread_broadcast',
+    ts: broadcastTs,
+    user: colleague.id,
+    text: 'Fixed by reverting the lockfile change, main is green again.',
+    team: team.id,
+    client_msg_id: uuid(rand),
+    thread_ts: ciFailure.ts,
+    parent_user_id: ciFailure.user as string,
+  };
   deploys.replies[ciFailure.ts] = [
-    { type: 'message', ts: tsFromMicros(microsFromTs(broadcastTs) - 30e6), user: member.id, text: 'Looking', team: team.id, client_msg_id: uuid(rand), thread_ts: ciFailure.ts, parent_user_id: ciFailure.user as string },
+    {
+      type: 'message',
+      ts: tsFromMicros(microsFromTs(broadcastTs) - 30e6),
+      user: member.id,
+      text: 'Looking',
+      team: team.id,
+      client_msg_id: uuid(rand),
+      thread_ts: ciFailure.ts,
+      parent_user_id: ciFailure.user as string,
+    },
     broadcastReply,
   ];
   refreshThreadParent(deploys, ciFailure.ts);
@@ -1148,7 +1461,8 @@ function addRealSlack(w: FakeWorkspace, tools: RealSlackTools): void {
   }
   const systemEnd = (c: FakeConversation) => {
     let last = NEVER_READ;
-    for (const m of c.messages) if (m.subtype && m.subtype !== 'bot_message' && m.subtype !== 'file_share' && m.subtype !== 'thread_broadcast' && m.subtype !== 'me_message') last = m.ts;
+    for (const m of c.messages)
+      if (m.subtype && m.subtype !== 'bot_message' && m.subtype !== 'file_share' && m.subtype !== 'thread_broadcast' && m.subtype !== 'me_message') last = m.ts;
     return last;
   };
   for (const c of [alerts, deploys, teamUpdates, ...Object.values(imWith)]) {

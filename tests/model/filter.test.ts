@@ -452,7 +452,7 @@ describe('combinators', () => {
 describe('no code at run time', () => {
   it('takes field names and words as data', () => {
     const hostile = 'x"]; throw new Error("injected"); //';
-    const odd = '\\ \' ` ${1} \u2028 \u2029 </script>';
+    const odd = "\\ ' ` ${1} \u2028 \u2029 </script>";
     const record = { [hostile]: odd, [odd]: [hostile], nested: { [hostile]: { [odd]: 1 } } };
     check(record, { field: hostile, operator: 'eq', value: odd }, true);
     check(record, { field: hostile, operator: 'neq', value: odd }, false);
@@ -464,7 +464,12 @@ describe('no code at run time', () => {
   });
 
   it("never asks for eval (Sift's Content-Security-Policy has no unsafe-eval): compiling works with Function refused", () => {
-    const spec: FilterSpec = { rules: [{ field: 'type', operator: 'in', value: ['channel', 'dm'] }, { field: 'unread_count', operator: 'gt', value: 3 }] };
+    const spec: FilterSpec = {
+      rules: [
+        { field: 'type', operator: 'in', value: ['channel', 'dm'] },
+        { field: 'unread_count', operator: 'gt', value: 3 },
+      ],
+    };
     let asked = 0;
     vi.stubGlobal('Function', function refused() {
       asked++;
@@ -536,10 +541,7 @@ describe('property: the compiled predicate agrees with the interpreter', () => {
     { requiredKeys: ['rules'] },
   );
 
-  const person = fc.record(
-    { real_name: fc.constantFrom(...WORDS), name: fc.oneof(fc.constantFrom(...WORDS), fc.constant(null)) },
-    { requiredKeys: [] },
-  );
+  const person = fc.record({ real_name: fc.constantFrom(...WORDS), name: fc.oneof(fc.constantFrom(...WORDS), fc.constant(null)) }, { requiredKeys: [] });
   const count = fc.oneof(fc.integer({ min: 0, max: 5 }), fc.constant(null), fc.constantFrom('2', ''), fc.double());
   const record = fc.record(
     {
@@ -553,10 +555,7 @@ describe('property: the compiled predicate agrees with the interpreter', () => {
       ai_confidence: fc.double({ min: 0, max: 1, noNaN: true }),
       member_ids: fc.array(fc.constantFrom('U1', 'U2', 'u1', '3'), { maxLength: 3 }),
       participants: fc.array(person, { maxLength: 3 }),
-      latest_message: fc.record(
-        { text: fc.constantFrom(...WORDS), user_data: fc.record({ name: fc.constantFrom(...WORDS) }) },
-        { requiredKeys: [] },
-      ),
+      latest_message: fc.record({ text: fc.constantFrom(...WORDS), user_data: fc.record({ name: fc.constantFrom(...WORDS) }) }, { requiredKeys: [] }),
     },
     { requiredKeys: [] },
   );
@@ -586,7 +585,20 @@ describe('property: the compiled predicate agrees with the interpreter', () => {
 describe('property: the fast paths agree with the interpreter on awkward records', () => {
   // Top-level fields read by name (the summary's) and by key (others), dotted paths through
   // objects, lists and neither, and unread_count with its own reading.
-  const TOP = ['id', 'type', 'name', 'is_private', 'member_ids', 'unread_count', 'unread_count_display', 'latest_activity', 'ai_category', 'ai_confidence', 'extra', '0'];
+  const TOP = [
+    'id',
+    'type',
+    'name',
+    'is_private',
+    'member_ids',
+    'unread_count',
+    'unread_count_display',
+    'latest_activity',
+    'ai_category',
+    'ai_confidence',
+    'extra',
+    '0',
+  ];
   const FIELDS = [
     ...TOP,
     'constructor',
@@ -626,7 +638,11 @@ describe('property: the fast paths agree with the interpreter on awkward records
     // lists of plain words, short (scanned) and long (a set)
     { weight: 2, arbitrary: fc.array(fc.constantFrom(...WORDS, 'a', 'b', 'c', 'd'), { maxLength: 8 }) },
   );
-  const rule: fc.Arbitrary<FilterRule> = fc.record({ field: fc.constantFrom(...FIELDS), operator: fc.constantFrom(...FILTER_OPERATORS, 'regex'), value: ruleValue });
+  const rule: fc.Arbitrary<FilterRule> = fc.record({
+    field: fc.constantFrom(...FIELDS),
+    operator: fc.constantFrom(...FILTER_OPERATORS, 'regex'),
+    value: ruleValue,
+  });
   const spec: fc.Arbitrary<FilterSpec> = fc.record(
     { rules: fc.array(rule, { maxLength: 5 }), combinator: fc.constantFrom('and' as const, 'or' as const) },
     { requiredKeys: ['rules'] },

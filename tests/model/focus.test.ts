@@ -16,11 +16,19 @@ describe('formToRules', () => {
     ['the empty form: no rules (everything passes)', EMPTY_FOCUS_FILTER, []],
     ['one message type', form({ messageTypes: ['dm'] }), [TYPE_DM]],
     ['two message types', form({ messageTypes: ['channel', 'thread'] }), [{ field: 'type', operator: 'in', value: ['channel', 'thread'] }]],
-    ['all three types, given in any order, come out in CONVERSATION_TYPES order', form({ messageTypes: ['thread', 'dm', 'channel'] }), [{ field: 'type', operator: 'in', value: ['dm', 'channel', 'thread'] }]],
+    [
+      'all three types, given in any order, come out in CONVERSATION_TYPES order',
+      form({ messageTypes: ['thread', 'dm', 'channel'] }),
+      [{ field: 'type', operator: 'in', value: ['dm', 'channel', 'thread'] }],
+    ],
     ['read status all: no rule', form({ readStatus: 'all' }), []],
     ['read status unread: a displayed count above zero', form({ readStatus: 'unread' }), [UNREAD]],
     ['read status read: a displayed count of zero', form({ readStatus: 'read' }), [READ]],
-    ['channels: the conversation id is one of them, in the order given', form({ channels: ['C2', 'C1'] }), [{ field: 'id', operator: 'in', value: ['C2', 'C1'] }]],
+    [
+      'channels: the conversation id is one of them, in the order given',
+      form({ channels: ['C2', 'C1'] }),
+      [{ field: 'id', operator: 'in', value: ['C2', 'C1'] }],
+    ],
     ['users: one of them is a member', form({ users: ['U1', 'U7'] }), [{ field: 'member_ids', operator: 'in', value: ['U1', 'U7'] }]],
     [
       'every part: type, read status, channels, users, in that order',
@@ -56,7 +64,12 @@ describe('rulesToForm', () => {
     ['users', [{ field: 'member_ids', operator: 'in', value: ['U1'] }], form({ users: ['U1'] })],
     [
       'every part, in any order',
-      [{ field: 'member_ids', operator: 'in', value: ['U1'] }, READ, { field: 'id', operator: 'in', value: ['C1'] }, { field: 'type', operator: 'in', value: ['channel'] }],
+      [
+        { field: 'member_ids', operator: 'in', value: ['U1'] },
+        READ,
+        { field: 'id', operator: 'in', value: ['C1'] },
+        { field: 'type', operator: 'in', value: ['channel'] },
+      ],
       { messageTypes: ['channel'], readStatus: 'read', channels: ['C1'], users: ['U1'] },
     ],
   ])('%s', (_name, rules, expected) => {
@@ -115,7 +128,13 @@ describe('rulesToForm', () => {
     ['type in and type eq', [TYPE_DM, { field: 'type', operator: 'eq', value: 'dm' }]],
     ['unread and read', [UNREAD, READ]],
     ['the same unread rule twice', [UNREAD, UNREAD]],
-    ['two channel rules', [{ field: 'id', operator: 'in', value: ['C1'] }, { field: 'id', operator: 'in', value: ['C2'] }]],
+    [
+      'two channel rules',
+      [
+        { field: 'id', operator: 'in', value: ['C1'] },
+        { field: 'id', operator: 'in', value: ['C2'] },
+      ],
+    ],
     // OR of several rules: the form can only say AND
     ['OR of two rules', [TYPE_DM, UNREAD], 'or'],
     ['OR of four rules', formToRules({ messageTypes: ['dm'], readStatus: 'read', channels: ['C1'], users: ['U1'] }), 'or'],

@@ -20,7 +20,13 @@ describe('linkPresentation: a label that names another address shows the real on
     // punycode: the ASCII host, never the decoded one; a Unicode label over it is a lookalike
     ['https://xn--80ak6aa92e.com/', 'apple.com', 'xn--80ak6aa92e.com', 'apple.com'],
     ['https://xn--80ak6aa92e.com/', '\u0430\u0440\u0440\u04CF\u0435.com', 'xn--80ak6aa92e.com', '\u0430\u0440\u0440\u04CF\u0435.com'],
-    ['https://\u0430\u0440\u0440\u04CF\u0435.com/', 'https://\u0430\u0440\u0440\u04CF\u0435.com/', 'xn--80ak6aa92e.com', 'https://\u0430\u0440\u0440\u04CF\u0435.com/', 'https://xn--80ak6aa92e.com/'],
+    [
+      'https://\u0430\u0440\u0440\u04CF\u0435.com/',
+      'https://\u0430\u0440\u0440\u04CF\u0435.com/',
+      'xn--80ak6aa92e.com',
+      'https://\u0430\u0440\u0440\u04CF\u0435.com/',
+      'https://xn--80ak6aa92e.com/',
+    ],
     // zero-width and bidi controls inside a label: removed before comparing, and from what is shown
     ['https://evil.example/', 'accounts\u200B.example.com', 'evil.example', 'accounts.example.com'],
     ['https://evil.example/', 'accounts.exa\u200Dmple\u2060.c\uFEFFom', 'evil.example', 'accounts.example.com'],
@@ -100,7 +106,13 @@ describe('domainsIn', () => {
   });
 
   it('is linear on 40,000 characters of hostile input', () => {
-    const inputs = ['a.'.repeat(20_000), 'a'.repeat(40_000), `${'a-'.repeat(10_000)}.${'b.'.repeat(10_000)}`, '.'.repeat(40_000), `${'x'.repeat(300)}.`.repeat(130)];
+    const inputs = [
+      'a.'.repeat(20_000),
+      'a'.repeat(40_000),
+      `${'a-'.repeat(10_000)}.${'b.'.repeat(10_000)}`,
+      '.'.repeat(40_000),
+      `${'x'.repeat(300)}.`.repeat(130),
+    ];
     for (const text of inputs) {
       const started = performance.now();
       linkPresentation('https://evil.example/', text);
@@ -111,7 +123,8 @@ describe('domainsIn', () => {
 
 describe('stripBidi: bidi controls, isolates and C0/C1 controls', () => {
   it('removes them all and keeps tab, newline and everything else', () => {
-    const controls = '\u0000\u0001\u0007\u000B\u000C\u000D\u001B\u001F\u007F\u0080\u0085\u009B\u009F\u061C\u200E\u200F\u202A\u202B\u202C\u202D\u202E\u2066\u2067\u2068\u2069';
+    const controls =
+      '\u0000\u0001\u0007\u000B\u000C\u000D\u001B\u001F\u007F\u0080\u0085\u009B\u009F\u061C\u200E\u200F\u202A\u202B\u202C\u202D\u202E\u2066\u2067\u2068\u2069';
     expect(stripBidi(`a${controls}b\tc\nd`)).toBe('ab\tc\nd');
     expect(stripBidi(`Q3 report ${RLO}gpj.exe`)).toBe('Q3 report gpj.exe');
     expect(stripBidi('שלום, émoji \u{1F468}\u200D\u{1F469}, \u200Bzw')).toBe('שלום, émoji \u{1F468}\u200D\u{1F469}, \u200Bzw');
@@ -179,7 +192,10 @@ describe('linkPresentation: properties', () => {
   });
 
   it('never throws; shows no control character; the title is the target', () => {
-    const url = fc.oneof(fc.webUrl({ withQueryParameters: true, withFragments: true, authoritySettings: { withUserInfo: true, withPort: true, withIPv4: true } }), fc.emailAddress().map((a) => `mailto:${a}`));
+    const url = fc.oneof(
+      fc.webUrl({ withQueryParameters: true, withFragments: true, authoritySettings: { withUserInfo: true, withPort: true, withIPv4: true } }),
+      fc.emailAddress().map((a) => `mailto:${a}`),
+    );
     fc.assert(
       fc.property(url, fc.option(fc.string({ unit: 'binary' }), { nil: undefined }), (target, label) => {
         const p = linkPresentation(target, label);

@@ -40,7 +40,14 @@ function setup(overrides: Partial<LoggerOptions> = {}) {
 
 /** How many console lines each level wrote. */
 function written(out: ReturnType<typeof fakeConsole>) {
-  const all = [...out.log.mock.calls, ...out.info.mock.calls, ...out.debug.mock.calls, ...out.trace.mock.calls, ...out.warn.mock.calls, ...out.error.mock.calls];
+  const all = [
+    ...out.log.mock.calls,
+    ...out.info.mock.calls,
+    ...out.debug.mock.calls,
+    ...out.trace.mock.calls,
+    ...out.warn.mock.calls,
+    ...out.error.mock.calls,
+  ];
   return all.map((args) => String(args[0]));
 }
 

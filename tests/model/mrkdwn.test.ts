@@ -2,20 +2,11 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { THREAD_TITLE_LENGTH } from '../../src/model/constants';
 import { emojiChar } from '../../src/model/emoji';
-import {
-  decodeEntities,
-  isSafeUrl,
-  stripBidi,
-  threadTitle,
-  tokenize,
-  tokensToPlain,
-  type MrkdwnNames,
-  type Token,
-} from '../../src/model/mrkdwn';
+import { decodeEntities, isSafeUrl, stripBidi, threadTitle, tokenize, tokensToPlain, type MrkdwnNames, type Token } from '../../src/model/mrkdwn';
 
 const names: MrkdwnNames = {
-  user: (id) => ({ U1: 'Ada Lovelace', U2: 'bob' } as Record<string, string | undefined>)[id],
-  channel: (id) => ({ C1: 'general' } as Record<string, string | undefined>)[id],
+  user: (id) => (({ U1: 'Ada Lovelace', U2: 'bob' }) as Record<string, string | undefined>)[id],
+  channel: (id) => (({ C1: 'general' }) as Record<string, string | undefined>)[id],
   timeZone: 'UTC',
 };
 const noNames: MrkdwnNames = { user: () => undefined };
@@ -152,11 +143,23 @@ describe('tokenize: lines, quotes, entities, emoji', () => {
     ['&lt;img src=x onerror=alert(1)&gt;', [text('<img src=x onerror=alert(1)>')]],
     [':rocket:', [{ kind: 'emoji', code: 'rocket', char: '🚀' }]],
     ['go :rocket:!', [text('go '), { kind: 'emoji', code: 'rocket', char: '🚀' }, text('!')]],
-    [':thinking_face::tada:', [{ kind: 'emoji', code: 'thinking_face', char: '🤔' }, { kind: 'emoji', code: 'tada', char: '🎉' }]],
+    [
+      ':thinking_face::tada:',
+      [
+        { kind: 'emoji', code: 'thinking_face', char: '🤔' },
+        { kind: 'emoji', code: 'tada', char: '🎉' },
+      ],
+    ],
     [':+1::skin-tone-2:', [{ kind: 'emoji', code: '+1::skin-tone-2', char: '👍🏻' }]],
     [':heart:', [{ kind: 'emoji', code: 'heart', char: '\u2764\uFE0F' }]],
     [':partyparrot:', [{ kind: 'emoji', code: 'partyparrot', char: null }]],
-    [':partyparrot::skin-tone-3:', [{ kind: 'emoji', code: 'partyparrot', char: null }, { kind: 'emoji', code: 'skin-tone-3', char: '\u{1F3FC}' }]],
+    [
+      ':partyparrot::skin-tone-3:',
+      [
+        { kind: 'emoji', code: 'partyparrot', char: null },
+        { kind: 'emoji', code: 'skin-tone-3', char: '\u{1F3FC}' },
+      ],
+    ],
     ['at 10:30:45', [text('at 10:30:45')]],
     ['a:rocket:b', [text('a:rocket:b')]],
     ['::', [text('::')]],
@@ -173,7 +176,7 @@ describe('tokenize: lines, quotes, entities, emoji', () => {
 });
 
 describe('tokenize: user groups', () => {
-  const withGroups: MrkdwnNames = { ...names, usergroup: (id) => ({ S1: 'oncall', S2: 'x\u202Ey' } as Record<string, string | undefined>)[id] };
+  const withGroups: MrkdwnNames = { ...names, usergroup: (id) => (({ S1: 'oncall', S2: 'x\u202Ey' }) as Record<string, string | undefined>)[id] };
   it.each<[string, Token[]]>([
     ['<!subteam^S1>', [{ kind: 'broadcast', name: 'oncall' }]],
     ['<!subteam^S1|@old-handle>', [{ kind: 'broadcast', name: 'oncall' }]],
@@ -347,7 +350,36 @@ function allTokens(tokens: Token[]): Token[] {
 
 describe('properties', () => {
   const markupish = fc.string({
-    unit: fc.constantFrom('a', 'b', ' ', '\n', '*', '_', '~', '`', '>', ':', '<', '|', '@', '#', '!', '&', 'lt;', 'gt;', 'amp;', 'U1', 'https://', 'javascript:', 'data:', 'rocket', 'skin-tone-2', '\u202E', 'é', '👍'),
+    unit: fc.constantFrom(
+      'a',
+      'b',
+      ' ',
+      '\n',
+      '*',
+      '_',
+      '~',
+      '`',
+      '>',
+      ':',
+      '<',
+      '|',
+      '@',
+      '#',
+      '!',
+      '&',
+      'lt;',
+      'gt;',
+      'amp;',
+      'U1',
+      'https://',
+      'javascript:',
+      'data:',
+      'rocket',
+      'skin-tone-2',
+      '\u202E',
+      'é',
+      '👍',
+    ),
     maxLength: 60,
   });
 
@@ -392,7 +424,9 @@ describe('properties', () => {
   });
 
   it('formats 40,000 characters of date tags quickly', () => {
-    const line = Array.from({ length: 1_100 }, (_, i) => `<!date^${1392734382 + i * 977}^{date_long} {ago}|x>`).join(' ').slice(0, 40_000);
+    const line = Array.from({ length: 1_100 }, (_, i) => `<!date^${1392734382 + i * 977}^{date_long} {ago}|x>`)
+      .join(' ')
+      .slice(0, 40_000);
     const started = performance.now();
     const tokens = tokenize(line, { ...names, timeZone: 'Europe/Paris', now: 1392734382000 });
     expect(performance.now() - started).toBeLessThan(1_000);

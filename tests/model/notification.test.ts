@@ -5,8 +5,8 @@ import type { MrkdwnNames } from '../../src/model/mrkdwn';
 import { NOTIFICATION_EMPTY_BODY, notificationBody, notificationTitle } from '../../src/model/notification';
 
 const names: MrkdwnNames = {
-  user: (id) => ({ U1: 'Ada Lovelace', U2: 'bob' } as Record<string, string | undefined>)[id],
-  channel: (id) => ({ C1: 'general' } as Record<string, string | undefined>)[id],
+  user: (id) => (({ U1: 'Ada Lovelace', U2: 'bob' }) as Record<string, string | undefined>)[id],
+  channel: (id) => (({ C1: 'general' }) as Record<string, string | undefined>)[id],
 };
 
 describe('notificationBody (SPEC §5)', () => {

@@ -25,7 +25,7 @@ const ALLOWED: Record<string, string> = {
   'src/server/sources/demo/text.ts /<#([A-Z0-9]+)(?:\\|([^>]*))?>/g': "the demo generator's own text",
   'src/server/sources/demo/text.ts /<([^|>]+)\\|([^>]*)>/g': "the demo generator's own text",
   'src/server/sources/demo/text.ts /<([^>]+)>/g': "the demo generator's own text",
-  'src/server/sources/demo/text.ts /[\\s,.:;—-]+$/': "a demo thread title, cut to 60 characters first",
+  'src/server/sources/demo/text.ts /[\\s,.:;—-]+$/': 'a demo thread title, cut to 60 characters first',
 };
 
 interface Literal {
@@ -66,7 +66,12 @@ const flagged = (d: Diagnostics) => d.status === 'vulnerable';
 
 describe('regex literals in src/', () => {
   it('the analysis flags the shapes it is here for', () => {
-    for (const [pattern, flags] of [['\\s*$', ''], ['[.!?]+\\s+', 'g'], ['[,;]+$', ''], ['\\s+and\\s+', 'i']] as const) {
+    for (const [pattern, flags] of [
+      ['\\s*$', ''],
+      ['[.!?]+\\s+', 'g'],
+      ['[,;]+$', ''],
+      ['\\s+and\\s+', 'i'],
+    ] as const) {
       expect(checkSync(pattern, flags, CHECK).status, `/${pattern}/${flags}`).toBe('vulnerable');
     }
   });

@@ -118,7 +118,11 @@ describe('toRow: preview', () => {
     ['a dm has no prefix for me either', { type: 'dm', dm_user: 'U1', latest_message: { ts: '1.0', user: ME, text: 'hey' } }, 'hey'],
     ['no author, no prefix', { latest_message: { ts: '1.0', text: 'bot says' } }, 'bot says'],
     ['no latest message, empty preview', { latest_message: undefined }, ''],
-    ['markup becomes plain text', { latest_message: { ts: '1.0', user: 'U1', text: 'cc <@U2> in <#C9|ops> &amp; <https://x.y|docs>' } }, 'Ada: cc @Bob Smith in #ops & docs'],
+    [
+      'markup becomes plain text',
+      { latest_message: { ts: '1.0', user: 'U1', text: 'cc <@U2> in <#C9|ops> &amp; <https://x.y|docs>' } },
+      'Ada: cc @Bob Smith in #ops & docs',
+    ],
     ['whitespace folds to one line', { latest_message: { ts: '1.0', user: 'U1', text: 'one\n\ntwo   three' } }, 'Ada: one two three'],
   ])('%s', (_label, over, preview) => {
     expect(toRow(conv(over), users, ME, PREVIEW_LENGTH).preview).toBe(preview);

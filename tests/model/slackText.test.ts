@@ -7,13 +7,13 @@ import { SLACK_TEXT_LIMIT, derivedText, escapeMrkdwn } from '../../src/model/sla
 type Input = { text?: string; subtype?: string } & SlackContent;
 
 const names: MrkdwnNames = {
-  user: (id) => ({ U1: 'Ada Lovelace', U2: 'bob' } as Record<string, string | undefined>)[id],
-  channel: (id) => ({ C1: 'general' } as Record<string, string | undefined>)[id],
+  user: (id) => (({ U1: 'Ada Lovelace', U2: 'bob' }) as Record<string, string | undefined>)[id],
+  channel: (id) => (({ C1: 'general' }) as Record<string, string | undefined>)[id],
 };
 const plain = (markup: string) => tokensToPlain(tokenize(markup, names));
 
 /** A rich_text block of one section with these inline elements. */
-const richSection = (...elements: unknown[]): SlackBlock => ({ type: 'rich_text', elements: [{ type: 'rich_text_section', elements }] } as SlackBlock);
+const richSection = (...elements: unknown[]): SlackBlock => ({ type: 'rich_text', elements: [{ type: 'rich_text_section', elements }] }) as SlackBlock;
 const blocks = (...b: unknown[]): Input => ({ text: 'fallback', blocks: b as SlackBlock[] });
 
 describe('derivedText: rich_text inline elements', () => {
@@ -41,8 +41,16 @@ describe('derivedText: rich_text inline elements', () => {
     ['emoji', { type: 'emoji', name: 'tada', unicode: '1f389' }, ':tada:'],
     ['emoji with skin tone', { type: 'emoji', name: 'wave', unicode: '1f44b-1f3fd', skin_tone: 4 }, ':wave::skin-tone-4:'],
     ['emoji with a bad skin tone', { type: 'emoji', name: 'wave', skin_tone: 9 }, ':wave:'],
-    ['date', { type: 'date', timestamp: 1392734382, format: '{date_short} at {time}', fallback: 'Feb 18, 2014' }, '<!date^1392734382^{date_short} at {time}|Feb 18, 2014>'],
-    ['date with a url', { type: 'date', timestamp: 1392734382, format: '{date}', url: 'https://x.example', fallback: 'Feb 18' }, '<!date^1392734382^{date}^https://x.example|Feb 18>'],
+    [
+      'date',
+      { type: 'date', timestamp: 1392734382, format: '{date_short} at {time}', fallback: 'Feb 18, 2014' },
+      '<!date^1392734382^{date_short} at {time}|Feb 18, 2014>',
+    ],
+    [
+      'date with a url',
+      { type: 'date', timestamp: 1392734382, format: '{date}', url: 'https://x.example', fallback: 'Feb 18' },
+      '<!date^1392734382^{date}^https://x.example|Feb 18>',
+    ],
     ['date without timestamp shows its fallback', { type: 'date', format: '{date}', fallback: 'some day' }, 'some day'],
     ['date whose format would break the tag', { type: 'date', timestamp: 1, format: '{date}|evil>', fallback: 'x' }, 'x'],
     ['color', { type: 'color', value: '#36a64f' }, '#36a64f'],
@@ -82,7 +90,14 @@ describe('derivedText: rich_text blocks', () => {
           ],
         },
         { type: 'rich_text_quote', elements: [{ type: 'text', text: 'What we need is good examples.\nSecond line' }] },
-        { type: 'rich_text_preformatted', border: 0, elements: [{ type: 'text', text: 'if (a < b) {\n  run();\n}' }, { type: 'link', url: 'https://x.example', text: 'x' }] },
+        {
+          type: 'rich_text_preformatted',
+          border: 0,
+          elements: [
+            { type: 'text', text: 'if (a < b) {\n  run();\n}' },
+            { type: 'link', url: 'https://x.example', text: 'x' },
+          ],
+        },
       ],
     });
     expect(derivedText(message)).toBe(
@@ -120,8 +135,16 @@ describe('derivedText: rich_text blocks', () => {
 
 describe('derivedText: layout blocks', () => {
   it.each<[string, unknown[], string]>([
-    ['header (plain_text escaped)', [{ type: 'header', text: { type: 'plain_text', text: 'Budget <Q3> & more', emoji: true } }], 'Budget &lt;Q3&gt; &amp; more'],
-    ['section mrkdwn kept as markup', [{ type: 'section', text: { type: 'mrkdwn', text: '*Deploy* to <https://x.example|prod> &amp; done' } }], '*Deploy* to <https://x.example|prod> &amp; done'],
+    [
+      'header (plain_text escaped)',
+      [{ type: 'header', text: { type: 'plain_text', text: 'Budget <Q3> & more', emoji: true } }],
+      'Budget &lt;Q3&gt; &amp; more',
+    ],
+    [
+      'section mrkdwn kept as markup',
+      [{ type: 'section', text: { type: 'mrkdwn', text: '*Deploy* to <https://x.example|prod> &amp; done' } }],
+      '*Deploy* to <https://x.example|prod> &amp; done',
+    ],
     [
       'section with fields and a button accessory',
       [
@@ -139,22 +162,50 @@ describe('derivedText: layout blocks', () => {
     ],
     [
       'section with a static select accessory: its placeholder',
-      [{ type: 'section', text: { type: 'mrkdwn', text: 'Pick an item' }, accessory: { type: 'static_select', placeholder: { type: 'plain_text', text: 'Select an item' }, options: [] } }],
+      [
+        {
+          type: 'section',
+          text: { type: 'mrkdwn', text: 'Pick an item' },
+          accessory: { type: 'static_select', placeholder: { type: 'plain_text', text: 'Select an item' }, options: [] },
+        },
+      ],
       'Pick an item\nSelect an item',
     ],
     [
       'section with a select accessory and a chosen option',
-      [{ type: 'section', text: { type: 'mrkdwn', text: 'Priority' }, accessory: { type: 'static_select', placeholder: { type: 'plain_text', text: 'Select' }, initial_option: { text: { type: 'plain_text', text: 'High' }, value: 'h' } } }],
+      [
+        {
+          type: 'section',
+          text: { type: 'mrkdwn', text: 'Priority' },
+          accessory: {
+            type: 'static_select',
+            placeholder: { type: 'plain_text', text: 'Select' },
+            initial_option: { text: { type: 'plain_text', text: 'High' }, value: 'h' },
+          },
+        },
+      ],
       'Priority\nHigh',
     ],
     [
       'section with an overflow accessory says nothing of it',
-      [{ type: 'section', text: { type: 'mrkdwn', text: 'Menu' }, accessory: { type: 'overflow', options: [{ text: { type: 'plain_text', text: 'Option 1' }, value: 'v1' }] } }],
+      [
+        {
+          type: 'section',
+          text: { type: 'mrkdwn', text: 'Menu' },
+          accessory: { type: 'overflow', options: [{ text: { type: 'plain_text', text: 'Option 1' }, value: 'v1' }] },
+        },
+      ],
       'Menu',
     ],
     [
       'section with an image accessory: its alt text',
-      [{ type: 'section', text: { type: 'mrkdwn', text: 'Hotel' }, accessory: { type: 'image', image_url: 'https://x.example/h.png', alt_text: 'Haunted hotel' } }],
+      [
+        {
+          type: 'section',
+          text: { type: 'mrkdwn', text: 'Hotel' },
+          accessory: { type: 'image', image_url: 'https://x.example/h.png', alt_text: 'Haunted hotel' },
+        },
+      ],
       'Hotel\nHaunted hotel',
     ],
     [
@@ -172,7 +223,11 @@ describe('derivedText: layout blocks', () => {
       'Jenkins Build *#42* by <@U1> 3 min',
     ],
     ['divider', [{ type: 'divider' }, { type: 'section', text: { type: 'mrkdwn', text: 'after' } }], 'after'],
-    ['image with title', [{ type: 'image', title: { type: 'plain_text', text: 'Please enjoy' }, image_url: 'https://x.example/c.jpg', alt_text: 'An incredibly cute kitten.' }], 'Please enjoy'],
+    [
+      'image with title',
+      [{ type: 'image', title: { type: 'plain_text', text: 'Please enjoy' }, image_url: 'https://x.example/c.jpg', alt_text: 'An incredibly cute kitten.' }],
+      'Please enjoy',
+    ],
     ['image without title: its alt text', [{ type: 'image', image_url: 'https://x.example/c.jpg', alt_text: 'A cat <3' }], 'A cat &lt;3'],
     [
       'actions: button texts and a select placeholder',
@@ -193,7 +248,15 @@ describe('derivedText: layout blocks', () => {
     ['input: its label', [{ type: 'input', label: { type: 'plain_text', text: 'Reason' }, element: { type: 'plain_text_input', action_id: 'r' } }], 'Reason'],
     [
       'video: its title',
-      [{ type: 'video', title: { type: 'plain_text', text: 'How to use Slack.' }, video_url: 'https://www.youtube.com/embed/x', thumbnail_url: 'https://i.ytimg.com/x.jpg', alt_text: 'How to use Slack?' }],
+      [
+        {
+          type: 'video',
+          title: { type: 'plain_text', text: 'How to use Slack.' },
+          video_url: 'https://www.youtube.com/embed/x',
+          thumbnail_url: 'https://i.ytimg.com/x.jpg',
+          alt_text: 'How to use Slack?',
+        },
+      ],
       'How to use Slack.',
     ],
     ['unknown block with a text object', [{ type: 'future_block', text: { type: 'mrkdwn', text: '*new*' } }], '*new*'],
@@ -247,20 +310,49 @@ describe('derivedText: attachments', () => {
         'footer',
       ].join('\n'),
     ],
-    ['message text first, then the attachment', { text: 'Build finished', attachments: [{ color: 'good', title: 'sift #42 passed' }] }, 'Build finished\nsift #42 passed'],
-    ['fallback only when nothing else', { text: '', attachments: [{ fallback: 'Required plain-text summary', color: 'danger' }] }, 'Required plain-text summary'],
-    ['a field with only a value or a title', { text: '', attachments: [{ fields: [{ value: 'only value' }, { title: 'only title' }] }] }, 'only value\nonly title'],
+    [
+      'message text first, then the attachment',
+      { text: 'Build finished', attachments: [{ color: 'good', title: 'sift #42 passed' }] },
+      'Build finished\nsift #42 passed',
+    ],
+    [
+      'fallback only when nothing else',
+      { text: '', attachments: [{ fallback: 'Required plain-text summary', color: 'danger' }] },
+      'Required plain-text summary',
+    ],
+    [
+      'a field with only a value or a title',
+      { text: '', attachments: [{ fields: [{ value: 'only value' }, { title: 'only title' }] }] },
+      'only value\nonly title',
+    ],
     [
       'blocks inside an attachment',
       {
         text: 'PagerDuty',
-        attachments: [{ color: '#FF0000', blocks: [{ type: 'section', text: { type: 'mrkdwn', text: '*Triggered* <https://pd.example/i/1|#1234 DB down>' } }], fallback: 'x' }],
+        attachments: [
+          {
+            color: '#FF0000',
+            blocks: [{ type: 'section', text: { type: 'mrkdwn', text: '*Triggered* <https://pd.example/i/1|#1234 DB down>' } }],
+            fallback: 'x',
+          },
+        ],
       },
       'PagerDuty\n*Triggered* <https://pd.example/i/1|#1234 DB down>',
     ],
     [
       'a link unfurl',
-      { text: '<https://github.com/o/r/pull/1>', attachments: [{ service_name: 'GitHub', title: 'Fix the build by ada · Pull Request #1', title_link: 'https://github.com/o/r/pull/1', text: 'Fixes the flaky test', fallback: 'GitHub: Fix…' }] },
+      {
+        text: '<https://github.com/o/r/pull/1>',
+        attachments: [
+          {
+            service_name: 'GitHub',
+            title: 'Fix the build by ada · Pull Request #1',
+            title_link: 'https://github.com/o/r/pull/1',
+            text: 'Fixes the flaky test',
+            fallback: 'GitHub: Fix…',
+          },
+        ],
+      },
       '<https://github.com/o/r/pull/1>\nFix the build by ada · Pull Request #1\nFixes the flaky test',
     ],
     ['two attachments in order', { text: '', attachments: [{ title: 'one' }, { title: 'two' }] }, 'one\ntwo'],
@@ -276,7 +368,11 @@ describe('derivedText: files and huddles', () => {
     ['a hidden file stub says nothing', { text: 'x', files: [{ id: 'F1', mode: 'hidden_by_limit' }] }, 'x'],
     [
       'a huddle with notes',
-      { text: 'A huddle happened', subtype: 'huddle_thread', room: { id: 'R1', name: 'Design sync', canvas: { title: 'Huddle notes', summary: 'Agreed on the <new> layout' } } },
+      {
+        text: 'A huddle happened',
+        subtype: 'huddle_thread',
+        room: { id: 'R1', name: 'Design sync', canvas: { title: 'Huddle notes', summary: 'Agreed on the <new> layout' } },
+      },
       'A huddle happened\nDesign sync\nHuddle notes\nAgreed on the &lt;new&gt; layout',
     ],
     ['a huddle without notes', { text: '', room: { id: 'R1', name: 'Standup' } }, 'Standup'],
@@ -315,7 +411,12 @@ describe('derivedText: limits and hostile input', () => {
     const cyclic: Record<string, unknown> = { type: 'rich_text_section' };
     cyclic.elements = [cyclic, { type: 'text', text: 'end' }];
     expect(() => derivedText(blocks({ type: 'rich_text', elements: [cyclic] }))).not.toThrow();
-    const trap = { type: 'section', get text(): never { throw new Error('boom'); } };
+    const trap = {
+      type: 'section',
+      get text(): never {
+        throw new Error('boom');
+      },
+    };
     expect(derivedText({ text: 'x', blocks: [{ type: 'header', text: { type: 'plain_text', text: 'before' } }, trap] as never })).toBe('before');
   });
 
@@ -333,7 +434,11 @@ describe('derivedText: limits and hostile input', () => {
     const hostile = '<'.repeat(10_000) + '&'.repeat(10_000) + '*_'.repeat(10_000);
     const many = Array.from({ length: 20_000 }, () => ({ type: 'text', text: '<&>', style: { bold: true } }));
     const started = performance.now();
-    derivedText({ text: hostile, blocks: [{ type: 'rich_text', elements: [{ type: 'rich_text_section', elements: many }] }], attachments: [{ text: hostile, fields: [{ title: hostile, value: hostile }] }] });
+    derivedText({
+      text: hostile,
+      blocks: [{ type: 'rich_text', elements: [{ type: 'rich_text_section', elements: many }] }],
+      attachments: [{ text: hostile, fields: [{ title: hostile, value: hostile }] }],
+    });
     expect(performance.now() - started).toBeLessThan(500);
   });
 
@@ -344,15 +449,48 @@ describe('derivedText: limits and hostile input', () => {
 
   it('never throws on arbitrary JSON in any position', () => {
     const anyJson = fc.jsonValue({ maxDepth: 6 });
-    const typed = fc.record({ type: fc.constantFrom('rich_text', 'rich_text_section', 'rich_text_list', 'section', 'context', 'actions', 'image', 'text', 'link', 'emoji', 'date', 'user'), elements: fc.anything(), text: fc.anything(), style: fc.anything() }, { requiredKeys: ['type'] });
+    const typed = fc.record(
+      {
+        type: fc.constantFrom(
+          'rich_text',
+          'rich_text_section',
+          'rich_text_list',
+          'section',
+          'context',
+          'actions',
+          'image',
+          'text',
+          'link',
+          'emoji',
+          'date',
+          'user',
+        ),
+        elements: fc.anything(),
+        text: fc.anything(),
+        style: fc.anything(),
+      },
+      { requiredKeys: ['type'] },
+    );
     const item = fc.oneof(anyJson, fc.anything(), typed, fc.record({ type: fc.constant('rich_text'), elements: fc.array(typed) }));
     fc.assert(
-      fc.property(fc.record({ text: fc.anything(), blocks: fc.oneof(fc.array(item), item), attachments: fc.oneof(fc.array(item), item), files: fc.oneof(fc.array(item), item), room: item }, { requiredKeys: [] }), (m) => {
-        const text = derivedText(m as Input);
-        expect(typeof text).toBe('string');
-        expect(text.length).toBeLessThanOrEqual(SLACK_TEXT_LIMIT);
-        expect(typeof plain(text)).toBe('string');
-      }),
+      fc.property(
+        fc.record(
+          {
+            text: fc.anything(),
+            blocks: fc.oneof(fc.array(item), item),
+            attachments: fc.oneof(fc.array(item), item),
+            files: fc.oneof(fc.array(item), item),
+            room: item,
+          },
+          { requiredKeys: [] },
+        ),
+        (m) => {
+          const text = derivedText(m as Input);
+          expect(typeof text).toBe('string');
+          expect(text.length).toBeLessThanOrEqual(SLACK_TEXT_LIMIT);
+          expect(typeof plain(text)).toBe('string');
+        },
+      ),
       { numRuns: 400 },
     );
   });

@@ -4,7 +4,7 @@ import { AVATAR_COLOUR_PAIRS } from '../../src/model/constants';
 import { colourIndex, cutText, initialsOf, plainText, type NameLookup } from '../../src/model/text';
 
 const names: NameLookup = {
-  user: (id) => ({ U1: 'Ada Lovelace', U2: 'bob' } as Record<string, string | undefined>)[id],
+  user: (id) => (({ U1: 'Ada Lovelace', U2: 'bob' }) as Record<string, string | undefined>)[id],
 };
 
 describe('plainText', () => {
@@ -38,8 +38,8 @@ describe('plainText', () => {
 
   const slackNames: NameLookup = {
     ...names,
-    channel: (id) => ({ C7: 'incident-review' } as Record<string, string | undefined>)[id],
-    usergroup: (id) => ({ S5: 'oncall-payments' } as Record<string, string | undefined>)[id],
+    channel: (id) => (({ C7: 'incident-review' }) as Record<string, string | undefined>)[id],
+    usergroup: (id) => (({ S5: 'oncall-payments' }) as Record<string, string | undefined>)[id],
   };
   it.each([
     // channel mentions Slack sends without a label are named by the lookup; a label wins
@@ -89,9 +89,12 @@ describe('plainText', () => {
 
   it('property: text without markup characters is unchanged', () => {
     fc.assert(
-      fc.property(fc.string().filter((s) => !/[<>&]/.test(s)), (s) => {
-        expect(plainText(s, names)).toBe(s);
-      }),
+      fc.property(
+        fc.string().filter((s) => !/[<>&]/.test(s)),
+        (s) => {
+          expect(plainText(s, names)).toBe(s);
+        },
+      ),
     );
   });
 });

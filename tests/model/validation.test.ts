@@ -39,11 +39,15 @@ describe('validateOutgoingMessage', () => {
 
   it('property: any non-blank text up to the cap passes, anything longer fails', () => {
     fc.assert(
-      fc.property(fc.string({ minLength: 1, maxLength: 50 }).filter((s) => s.trim() !== ''), fc.integer({ min: 0, max: 60_000 }), (word, pad) => {
-        const text = word + 'a'.repeat(pad);
-        const errors = validateOutgoingMessage({ channel: 'C1', text });
-        expect(errors).toEqual(text.length > MAX_MESSAGE_LENGTH ? [TOO_LONG] : []);
-      }),
+      fc.property(
+        fc.string({ minLength: 1, maxLength: 50 }).filter((s) => s.trim() !== ''),
+        fc.integer({ min: 0, max: 60_000 }),
+        (word, pad) => {
+          const text = word + 'a'.repeat(pad);
+          const errors = validateOutgoingMessage({ channel: 'C1', text });
+          expect(errors).toEqual(text.length > MAX_MESSAGE_LENGTH ? [TOO_LONG] : []);
+        },
+      ),
       { numRuns: 200 },
     );
   });

@@ -101,7 +101,7 @@ describe('auth', () => {
     expect((await fetch(`${server.url}/auth/slack?as=%3Cscript%3E`, { redirect: 'manual' })).status).toBe(400);
   });
 
-  it('keeps one member out of another member\'s DMs', async () => {
+  it("keeps one member out of another member's DMs", async () => {
     const dm = dmOf();
     const outsider = (await call<{ data: { users: Record<string, { id: string; is_bot?: boolean }> } }>('/api/users/display-data')).body.data.users;
     const outsiderId = Object.values(outsider).find((u) => !dm.member_ids.includes(u.id) && !u.is_bot)!.id;
@@ -154,7 +154,7 @@ describe('auth', () => {
 });
 
 describe('conversations and messages', () => {
-  it('lists the member\'s conversations with the fields of SPEC §3, and the users', async () => {
+  it("lists the member's conversations with the fields of SPEC §3, and the users", async () => {
     const { status, body } = await call('/api/conversations/data');
     expect(status).toBe(200);
     expect(body.success).toBe(true);
@@ -234,7 +234,16 @@ describe('conversations and messages', () => {
     expect(times).toEqual([...times].sort((a, b) => b - a));
     expect(body.aggregates.unread).toBe(expected.length);
     const or = await call('/api/conversations/filtered', {
-      body: { filter: { combinator: 'or', rules: [{ field: 'type', operator: 'eq', value: 'dm' }, { field: 'type', operator: 'eq', value: 'thread' }] }, includeThreads: true },
+      body: {
+        filter: {
+          combinator: 'or',
+          rules: [
+            { field: 'type', operator: 'eq', value: 'dm' },
+            { field: 'type', operator: 'eq', value: 'thread' },
+          ],
+        },
+        includeThreads: true,
+      },
     });
     expect(or.body.total).toBe(conversations.filter((c) => c.type !== 'channel').length);
   });
@@ -366,7 +375,12 @@ describe('sending and marking read', () => {
     const actions = events
       .filter((x) => (x.data as MessageUpdateData).message?.ts === res.body.ts)
       .map((x) => [(x.data as MessageUpdateData).action, (x.data as MessageUpdateData).conversation_id]);
-    expect(actions).toEqual(expect.arrayContaining([['thread_new_message', thread.id], ['new_message', thread.parent_conversation_id]]));
+    expect(actions).toEqual(
+      expect.arrayContaining([
+        ['thread_new_message', thread.id],
+        ['new_message', thread.parent_conversation_id],
+      ]),
+    );
     stream.close();
   });
 

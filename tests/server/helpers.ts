@@ -44,7 +44,11 @@ export async function startTestServer(
     source,
     clock: { now },
     logger: jsonLogger((line) => logLines.push(line), 'debug'),
-    config: { heartbeatMs: options.heartbeatMs, ...(options.sessions ? { sessions: options.sessions } : {}), ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}) },
+    config: {
+      heartbeatMs: options.heartbeatMs,
+      ...(options.sessions ? { sessions: options.sessions } : {}),
+      ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
+    },
     ai: options.ai === undefined ? createLocalProvider({ chunkDelayMs: 0 }) : options.ai,
   });
   const server = await new Promise<Server>((resolve) => {

@@ -18,13 +18,25 @@ const slackEnv = (fake: Pick<FakeSlack, 'clientId' | 'clientSecret' | 'apiUrl' |
   SLACK_AUTHORIZE_URL: fake.authorizeUrl,
   SIFT_SECRET: 'host-safety-test-secret',
 });
-const fakeNames = { clientId: '1111.2222', clientSecret: 'fake-secret', apiUrl: 'http://127.0.0.1:9/api/', authorizeUrl: 'http://127.0.0.1:9/oauth/v2/authorize' };
+const fakeNames = {
+  clientId: '1111.2222',
+  clientSecret: 'fake-secret',
+  apiUrl: 'http://127.0.0.1:9/api/',
+  authorizeUrl: 'http://127.0.0.1:9/oauth/v2/authorize',
+};
 
 describe('where Sift may listen', () => {
-  it.each([['127.0.0.1', true], ['127.1.2.3', true], ['localhost', true], ['::1', true], ['[::1]', true], ['0.0.0.0', false], ['::', false], ['192.168.1.20', false], ['sift.example.com', false]])(
-    'isLoopback(%s) is %s',
-    (host, loopback) => expect(isLoopback(host)).toBe(loopback),
-  );
+  it.each([
+    ['127.0.0.1', true],
+    ['127.1.2.3', true],
+    ['localhost', true],
+    ['::1', true],
+    ['[::1]', true],
+    ['0.0.0.0', false],
+    ['::', false],
+    ['192.168.1.20', false],
+    ['sift.example.com', false],
+  ])('isLoopback(%s) is %s', (host, loopback) => expect(isLoopback(host)).toBe(loopback));
 
   it('the demo refuses a HOST off this machine, unless SIFT_DEMO_ALLOW_REMOTE=1', () => {
     expect(() => optionsFromEnv({ HOST: '0.0.0.0' })).toThrow(/loopback only; HOST=0\.0\.0\.0 needs SIFT_DEMO_ALLOW_REMOTE=1/);
@@ -34,7 +46,9 @@ describe('where Sift may listen', () => {
 
   it('Slack mode off this machine needs SIFT_PUBLIC_URL', () => {
     expect(() => optionsFromEnv({ ...slackEnv(fakeNames), HOST: '0.0.0.0' })).toThrow(/needs SIFT_PUBLIC_URL/);
-    expect(optionsFromEnv({ ...slackEnv(fakeNames), HOST: '0.0.0.0', SIFT_PUBLIC_URL: 'https://sift.example.com' }).slack?.publicUrl).toBe('https://sift.example.com');
+    expect(optionsFromEnv({ ...slackEnv(fakeNames), HOST: '0.0.0.0', SIFT_PUBLIC_URL: 'https://sift.example.com' }).slack?.publicUrl).toBe(
+      'https://sift.example.com',
+    );
   });
 });
 

@@ -45,7 +45,12 @@ describe('mentionsOf', () => {
 
   it('answers only http(s) emoji images, following an alias once (no loops, no chains)', async () => {
     const mentions = await mentionsOf(store, WS, 'UA', [
-      message(':okay_custom: :evil: :data: :shipit_custom: :loop: :chain: :unknown: :tada:', { reactions: [{ name: 'okay_custom::skin-tone-2', count: 1, users: ['UA'] }, { name: 'evil', count: 1, users: [] }] }),
+      message(':okay_custom: :evil: :data: :shipit_custom: :loop: :chain: :unknown: :tada:', {
+        reactions: [
+          { name: 'okay_custom::skin-tone-2', count: 1, users: ['UA'] },
+          { name: 'evil', count: 1, users: [] },
+        ],
+      }),
     ]);
     expect(mentions.emoji).toEqual({ okay_custom: 'https://emoji.example/ok.png', shipit_custom: 'https://emoji.example/ok.png' });
     expect((await mentionsOf(store, WS, 'UA', [message('<!subteam^S1> <!subteam^S404|@ghost>')])).usergroups).toEqual({ S1: 'oncall' });

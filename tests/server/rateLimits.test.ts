@@ -39,7 +39,11 @@ describe('the default limits, over HTTP', () => {
     expect(refused).toHaveLength(60 - ok);
     expect(refused[0]!.body.error).toMatch(TOO_MANY);
 
-    const res = await fetch(`${server.url}/api/ask`, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: '{"question":"deploy"}' });
+    const res = await fetch(`${server.url}/api/ask`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+      body: '{"question":"deploy"}',
+    });
     expect(res.status).toBe(429);
     const retryAfter = Number(res.headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThanOrEqual(1);
@@ -74,13 +78,19 @@ async function appWith(rateLimits: RateLimitConfig) {
   await source.prepare(store);
   const config: AppConfig = { rateLimits };
   const { app } = createApp({ store, source, clock: { now: () => Date.now() }, config, ai: createLocalProvider({ chunkDelayMs: 0 }) });
-  const from = (address: string) => ({ incoming: { socket: { remoteAddress: address, remotePort: 50_000, remoteFamily: address.includes(':') ? 'IPv6' : 'IPv4' } } });
+  const from = (address: string) => ({
+    incoming: { socket: { remoteAddress: address, remotePort: 50_000, remoteFamily: address.includes(':') ? 'IPv6' : 'IPv4' } },
+  });
   const request = (path: string, init: { address?: string; token?: string; body?: unknown; method?: string; headers?: Record<string, string> } = {}) =>
     app.request(
       path,
       {
         method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
-        headers: { ...(init.token ? { Authorization: `Bearer ${init.token}` } : {}), ...(init.body === undefined ? {} : { 'Content-Type': 'application/json' }), ...init.headers },
+        headers: {
+          ...(init.token ? { Authorization: `Bearer ${init.token}` } : {}),
+          ...(init.body === undefined ? {} : { 'Content-Type': 'application/json' }),
+          ...init.headers,
+        },
         body: init.body === undefined ? undefined : JSON.stringify(init.body),
       },
       from(init.address ?? '198.51.100.7'),
@@ -114,7 +124,8 @@ describe('injected limits', () => {
     await t.close();
 
     const proxied = await appWith({ limits: { signIn: { points: 1, seconds: 60 } }, trustedProxies: 1 });
-    const viaProxy = (client: string, forged = '') => proxied.request('/auth/slack', { address: '10.0.0.2', headers: { 'X-Forwarded-For': `${forged}${client}` } });
+    const viaProxy = (client: string, forged = '') =>
+      proxied.request('/auth/slack', { address: '10.0.0.2', headers: { 'X-Forwarded-For': `${forged}${client}` } });
     expect((await viaProxy('192.0.2.1')).status).toBe(302);
     expect((await viaProxy('192.0.2.1')).status).toBe(429);
     // Behind the proxy, each client has its own budget; a forged left-most entry changes nothing.
@@ -144,7 +155,9 @@ describe('injected limits', () => {
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(55);
     // The same member from another address is the same budget; sending is a budget of its own.
     expect((await t.request('/api/search?q=deploy', { token: me, address: '198.51.100.2' })).status).toBe(429);
-    const list = (await (await t.request('/api/conversations/data', { token: me })).json()) as { data: { conversations: Array<{ id: string; type: string; dm_user?: string }> } };
+    const list = (await (await t.request('/api/conversations/data', { token: me })).json()) as {
+      data: { conversations: Array<{ id: string; type: string; dm_user?: string }> };
+    };
     const channel = list.data.conversations.find((c) => c.type === 'channel')!.id;
     expect((await t.request('/api/messages/send', { token: me, body: { channel, text: 'one' } })).status).toBe(200);
     expect((await t.request('/api/messages/send', { token: me, body: { channel, text: 'two' } })).status).toBe(429);
@@ -169,7 +182,9 @@ describe('injected limits', () => {
   });
 
   it('the AI routes by cost: classify has a smaller default budget than ask, and each route counts on its own', async () => {
-    expect(DEFAULT_RATE_LIMITS.classify.points / DEFAULT_RATE_LIMITS.classify.seconds).toBeLessThan(DEFAULT_RATE_LIMITS.ask.points / DEFAULT_RATE_LIMITS.ask.seconds);
+    expect(DEFAULT_RATE_LIMITS.classify.points / DEFAULT_RATE_LIMITS.classify.seconds).toBeLessThan(
+      DEFAULT_RATE_LIMITS.ask.points / DEFAULT_RATE_LIMITS.ask.seconds,
+    );
     expect(DEFAULT_RATE_LIMITS.ask.points / DEFAULT_RATE_LIMITS.ask.seconds).toBeLessThan(DEFAULT_RATE_LIMITS.api.points / DEFAULT_RATE_LIMITS.api.seconds);
     const t = await appWith({ limits: { classify: { points: 1, seconds: 60 }, refine: { points: 1, seconds: 60 }, catchup: { points: 1, seconds: 60 } } });
     const me = await t.signInAt('198.51.100.1');
@@ -218,7 +233,8 @@ describe('settings and addresses', () => {
       limits: { ask: { points: 10, seconds: 60 }, signIn: { points: 100, seconds: 600 } },
       trustedProxies: 0,
     });
-    for (const bad of ['fast', '-1', '0', 'ask=10', 'nope=1/1', 'ask=0/60', 'ask=1/0']) expect(() => rateLimitsFromEnv({ SIFT_RATE_LIMITS: bad }), bad).toThrow(/SIFT_RATE_LIMITS/);
+    for (const bad of ['fast', '-1', '0', 'ask=10', 'nope=1/1', 'ask=0/60', 'ask=1/0'])
+      expect(() => rateLimitsFromEnv({ SIFT_RATE_LIMITS: bad }), bad).toThrow(/SIFT_RATE_LIMITS/);
     for (const bad of ['yes', '-1', '1.5']) expect(() => rateLimitsFromEnv({ SIFT_TRUST_PROXY: bad }), bad).toThrow(/SIFT_TRUST_PROXY/);
   });
 

@@ -39,7 +39,10 @@ describe('cross-site requests with the session cookie', () => {
     ['a request that says nothing of where it comes from', {}],
   ])('from %s: refused, nothing sent', async (_name, from) => {
     const before = await messages();
-    const res = await withCookie('/api/messages/send', { headers: { ...from, 'Content-Type': 'application/json' }, body: send.replace('PLACEHOLDER', channel) });
+    const res = await withCookie('/api/messages/send', {
+      headers: { ...from, 'Content-Type': 'application/json' },
+      body: send.replace('PLACEHOLDER', channel),
+    });
     expect(res.status).toBe(403);
     expect(res.body?.error).toBe('This request did not come from Sift and was refused');
     expect(await messages()).toBe(before);
@@ -51,15 +54,24 @@ describe('cross-site requests with the session cookie', () => {
   });
 
   it('switching workspace from another site is refused', async () => {
-    const res = await withCookie('/auth/switch-workspace', { headers: { 'Sec-Fetch-Site': 'cross-site', 'Content-Type': 'application/json' }, body: JSON.stringify({ workspaceId: 'T0GLOBX02' }) });
+    const res = await withCookie('/auth/switch-workspace', {
+      headers: { 'Sec-Fetch-Site': 'cross-site', 'Content-Type': 'application/json' },
+      body: JSON.stringify({ workspaceId: 'T0GLOBX02' }),
+    });
     expect(res.status).toBe(403);
   });
 
   it("Sift's own page, with the cookie, still sends (Sec-Fetch-Site, or an Origin equal to Sift's)", async () => {
     const before = await messages();
-    const sameOrigin = await withCookie('/api/messages/send', { headers: { 'Sec-Fetch-Site': 'same-origin', 'Content-Type': 'application/json' }, body: send.replace('PLACEHOLDER', channel) });
+    const sameOrigin = await withCookie('/api/messages/send', {
+      headers: { 'Sec-Fetch-Site': 'same-origin', 'Content-Type': 'application/json' },
+      body: send.replace('PLACEHOLDER', channel),
+    });
     expect(sameOrigin.status).toBe(200);
-    const byOrigin = await withCookie('/api/messages/send', { headers: { Origin: server.url, 'Content-Type': 'application/json' }, body: send.replace('PLACEHOLDER', channel) });
+    const byOrigin = await withCookie('/api/messages/send', {
+      headers: { Origin: server.url, 'Content-Type': 'application/json' },
+      body: send.replace('PLACEHOLDER', channel),
+    });
     expect(byOrigin.status).toBe(200);
     expect(await messages()).toBe(before + 2);
     // Reading needs no proof of origin.
@@ -109,11 +121,19 @@ describe('bodies', () => {
     const before = await messages();
     const json = Buffer.from(JSON.stringify({ channel, text: 'broken: XX' }));
     const broken = Buffer.concat([json.subarray(0, json.indexOf('XX')), Buffer.from([0xc3, 0x28]), json.subarray(json.indexOf('XX') + 2)]);
-    const res = await fetch(`${server.url}/api/messages/send`, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: broken });
+    const res = await fetch(`${server.url}/api/messages/send`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+      body: broken,
+    });
     expect(res.status).toBe(400);
     expect((await res.json()).error).toBe('The request body is not valid UTF-8');
     expect(await messages()).toBe(before);
-    const signup = await fetch(`${server.url}/api/waitlist/signup`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: Buffer.from([0x7b, 0xff, 0x7d]) });
+    const signup = await fetch(`${server.url}/api/waitlist/signup`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: Buffer.from([0x7b, 0xff, 0x7d]),
+    });
     expect(signup.status).toBe(400);
   });
 

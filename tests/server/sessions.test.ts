@@ -65,7 +65,8 @@ describe('logout and revoke', () => {
     now = Date.now();
     const { token: laptop } = await signIn(server.url);
     const { token: phone } = await signIn(server.url);
-    const users = (await api(server.url, laptop)<{ data: { users: Record<string, { id: string; is_bot?: boolean }> } }>('/api/users/display-data')).body.data.users;
+    const users = (await api(server.url, laptop)<{ data: { users: Record<string, { id: string; is_bot?: boolean }> } }>('/api/users/display-data')).body.data
+      .users;
     const other = Object.values(users).find((u) => u.id !== 'U0SIFTME1' && !u.is_bot)!.id;
     const { token: someoneElse } = await signIn(server.url, other);
     const stream = await openStream(server.url, phone);

@@ -11,7 +11,8 @@ import { APP_POSTS, TEXT_ONLY_INSIDE } from '../fixtures/slackAppPosts';
 import type { Json } from './helpers';
 
 const REDIRECT = 'http://localhost:5199/slack/callback?from=test';
-const USER_SCOPES = 'channels:read,groups:read,im:read,mpim:read,channels:history,groups:history,im:history,mpim:history,channels:write,groups:write,im:write,mpim:write,users:read,chat:write';
+const USER_SCOPES =
+  'channels:read,groups:read,im:read,mpim:read,channels:history,groups:history,im:history,mpim:history,channels:write,groups:write,im:write,mpim:write,users:read,chat:write';
 /** A page of WebClient.paginate, which types pages as WebAPICallResult. */
 type Paged = { members?: unknown; channels?: unknown; messages?: unknown; has_more?: boolean };
 const quickRetries = { retries: 3, minTimeout: 0, maxTimeout: 0 };
@@ -103,7 +104,9 @@ describe('fake Slack: OAuth v2', () => {
     expect(call?.params.code).toBe(code);
 
     // Single use.
-    expect((await slackError(web.oauth.v2.access({ client_id: fake.clientId, client_secret: fake.clientSecret, code, redirect_uri: REDIRECT }))).error).toBe('invalid_code');
+    expect((await slackError(web.oauth.v2.access({ client_id: fake.clientId, client_secret: fake.clientSecret, code, redirect_uri: REDIRECT }))).error).toBe(
+      'invalid_code',
+    );
 
     const me = await client(fake, result.authed_user?.access_token).auth.test();
     expect(me).toMatchObject({ ok: true, user_id: fake.member.id, team_id: fake.team.id, team: fake.team.name, user: fake.member.name });
@@ -116,8 +119,13 @@ describe('fake Slack: OAuth v2', () => {
     expect((await slackError(web.oauth.v2.access({ client_id: 'nope', client_secret: fake.clientSecret, code }))).error).toBe('invalid_client_id');
     expect((await slackError(web.oauth.v2.access({ client_id: fake.clientId, client_secret: 'wrong', code }))).error).toBe('bad_client_secret');
     expect((await slackError(web.oauth.v2.access({ client_id: fake.clientId, client_secret: fake.clientSecret, code: 'made-up' }))).error).toBe('invalid_code');
-    expect((await slackError(web.oauth.v2.access({ client_id: fake.clientId, client_secret: fake.clientSecret, code, redirect_uri: 'http://localhost:5199/other' }))).error).toBe('bad_redirect_uri');
-    expect((await slackError(web.oauth.v2.access({ client_id: fake.clientId, client_secret: fake.clientSecret, code, grant_type: 'password' } as never))).error).toBe('invalid_grant_type');
+    expect(
+      (await slackError(web.oauth.v2.access({ client_id: fake.clientId, client_secret: fake.clientSecret, code, redirect_uri: 'http://localhost:5199/other' })))
+        .error,
+    ).toBe('bad_redirect_uri');
+    expect(
+      (await slackError(web.oauth.v2.access({ client_id: fake.clientId, client_secret: fake.clientSecret, code, grant_type: 'password' } as never))).error,
+    ).toBe('invalid_grant_type');
     // Still usable after those failures.
     const ok = await web.oauth.v2.access({ client_id: fake.clientId, client_secret: fake.clientSecret, code, redirect_uri: REDIRECT });
     expect(ok.authed_user?.scope).toBe('users:read');
@@ -223,14 +231,23 @@ describe('fake Slack: Web API', () => {
     expect(got.map((m) => m.ts)).toEqual([...general.messages].reverse().map((m) => m.ts));
     const parents = got.filter((m) => (m.reply_count ?? 0) > 0);
     expect(parents.length).toBeGreaterThan(0);
-    const replyTs = new Set(Object.values(general.replies).flat().map((r) => r.ts));
+    const replyTs = new Set(
+      Object.values(general.replies)
+        .flat()
+        .map((r) => r.ts),
+    );
     expect(got.some((m) => replyTs.has(m.ts as string))).toBe(false);
 
     // oldest / latest / inclusive.
     const mid = general.messages[20]!.ts;
     const end = general.messages[30]!.ts;
     const window = await web.conversations.history({ channel: general.id, oldest: mid, latest: end, limit: 100 });
-    expect(window.messages?.map((m) => m.ts)).toEqual(general.messages.slice(21, 30).reverse().map((m) => m.ts));
+    expect(window.messages?.map((m) => m.ts)).toEqual(
+      general.messages
+        .slice(21, 30)
+        .reverse()
+        .map((m) => m.ts),
+    );
     const inclusive = await web.conversations.history({ channel: general.id, oldest: mid, latest: end, inclusive: true, limit: 100 });
     expect(inclusive.messages).toHaveLength(11);
 
@@ -259,7 +276,13 @@ describe('fake Slack: Web API', () => {
     expect((info.channel as { unread_count?: number } | undefined)?.unread_count).toBeGreaterThan(0);
     const channel = memberConversations().find((c) => c.kind === 'public_channel')!;
     const ci = await web.conversations.info({ channel: channel.id, include_num_members: true });
-    expect(ci.channel).toMatchObject({ id: channel.id, name: channel.name, is_member: true, last_read: channel.lastRead[fake.member.id], num_members: channel.members.length });
+    expect(ci.channel).toMatchObject({
+      id: channel.id,
+      name: channel.name,
+      is_member: true,
+      last_read: channel.lastRead[fake.member.id],
+      num_members: channel.members.length,
+    });
 
     const members: string[] = [];
     for await (const page of web.paginate('conversations.members', { channel: channel.id, limit: 2 })) members.push(...((page as Paged).members as string[]));
@@ -269,7 +292,11 @@ describe('fake Slack: Web API', () => {
   it('posts with chat.postMessage and marks with conversations.mark', async () => {
     const channel = memberConversations().find((c) => c.kind === 'public_channel' && !c.is_archived)!;
     const posted = await web.chat.postMessage({ channel: channel.id, text: 'hello <@' + fake.member.id + '> :wave:' });
-    expect(posted).toMatchObject({ ok: true, channel: channel.id, message: { type: 'message', user: fake.member.id, text: `hello <@${fake.member.id}> :wave:` } });
+    expect(posted).toMatchObject({
+      ok: true,
+      channel: channel.id,
+      message: { type: 'message', user: fake.member.id, text: `hello <@${fake.member.id}> :wave:` },
+    });
     expect(channel.messages.at(-1)?.ts).toBe(posted.ts);
 
     const reply = await web.chat.postMessage({ channel: channel.id, text: 'in thread', thread_ts: posted.ts as string });
@@ -377,21 +404,37 @@ describe('fake Slack: token rotation', () => {
     expect((await slackError(client(fake, user.access_token).auth.test())).error).toBe('token_expired');
 
     const web = client(fake);
-    const refreshed = await web.oauth.v2.access({ client_id: fake.clientId, client_secret: fake.clientSecret, grant_type: 'refresh_token', refresh_token: user.refresh_token });
+    const refreshed = await web.oauth.v2.access({
+      client_id: fake.clientId,
+      client_secret: fake.clientSecret,
+      grant_type: 'refresh_token',
+      refresh_token: user.refresh_token,
+    });
     expect(refreshed).toMatchObject({ ok: true, token_type: 'user', expires_in: 600, team: { id: fake.team.id } });
     expect(refreshed.access_token).toMatch(/^xoxe\.xoxp-1-/);
     expect(refreshed.refresh_token).not.toBe(user.refresh_token);
     expect((await client(fake, refreshed.access_token).auth.test()).user_id).toBe(fake.member.id);
 
     // The used refresh token is spent.
-    expect((await slackError(web.oauth.v2.access({ client_id: fake.clientId, client_secret: fake.clientSecret, grant_type: 'refresh_token', refresh_token: user.refresh_token }))).error).toBe('invalid_refresh_token');
+    expect(
+      (
+        await slackError(
+          web.oauth.v2.access({ client_id: fake.clientId, client_secret: fake.clientSecret, grant_type: 'refresh_token', refresh_token: user.refresh_token }),
+        )
+      ).error,
+    ).toBe('invalid_refresh_token');
   });
 });
 
 describe('fake Slack: Socket Mode', () => {
   let fake: FakeSlack;
   let socket: SocketModeClient | undefined;
-  type Received = { type: string; envelope_id: string; retry_num?: number; body: { event_id: string; event: Record<string, unknown>; authorizations: Array<{ user_id: string }> } };
+  type Received = {
+    type: string;
+    envelope_id: string;
+    retry_num?: number;
+    body: { event_id: string; event: Record<string, unknown>; authorizations: Array<{ user_id: string }> };
+  };
   const received: Received[] = [];
   let autoAck = true;
 
@@ -419,7 +462,9 @@ describe('fake Slack: Socket Mode', () => {
   const humans = () => fake.workspace.users.filter((u) => !u.is_bot && !u.deleted && u.id !== 'USLACKBOT');
   /** A public channel of the member's that some other human is not in. */
   const channelOfMember = () =>
-    fake.workspace.conversations.find((c) => c.kind === 'public_channel' && c.members.includes(fake.member.id) && humans().some((u) => !c.members.includes(u.id)))!;
+    fake.workspace.conversations.find(
+      (c) => c.kind === 'public_channel' && c.members.includes(fake.member.id) && humans().some((u) => !c.members.includes(u.id)),
+    )!;
   const other = () => channelOfMember().members.find((id) => id !== fake.member.id)!;
 
   it('opens a connection with the app token, says hello, and delivers a posted message as events_api', async () => {
@@ -456,7 +501,9 @@ describe('fake Slack: Socket Mode', () => {
     expect(channel.messages.at(-1)?.ts).toBe(ts);
 
     // A user token cannot open a connection.
-    await expect(new WebClient(fake.issueToken(), { slackApiUrl: fake.apiUrl }).apps.connections.open()).rejects.toMatchObject({ data: { error: 'not_allowed_token_type' } });
+    await expect(new WebClient(fake.issueToken(), { slackApiUrl: fake.apiUrl }).apps.connections.open()).rejects.toMatchObject({
+      data: { error: 'not_allowed_token_type' },
+    });
   });
 
   it('speaks the raw protocol: single-use ticket, hello, envelope, {envelope_id} ack', async () => {
@@ -467,7 +514,12 @@ describe('fake Slack: Socket Mode', () => {
     ws.on('message', (data) => frames.push(JSON.parse(data.toString()) as Record<string, unknown>));
     await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
     const hello = await waitFor(() => frames[0]);
-    expect(hello).toMatchObject({ type: 'hello', num_connections: 1, connection_info: { app_id: fake.workspace.appId }, debug_info: { host: expect.any(String) } });
+    expect(hello).toMatchObject({
+      type: 'hello',
+      num_connections: 1,
+      connection_info: { app_id: fake.workspace.appId },
+      debug_info: { host: expect.any(String) },
+    });
     // The ticket is spent.
     const reuse = new WebSocket(url);
     await expect(new Promise((resolve, reject) => reuse.once('open', resolve).once('error', reject))).rejects.toThrow(/401/);
@@ -481,7 +533,14 @@ describe('fake Slack: Socket Mode', () => {
 
     const { ts } = fake.post(other(), channelOfMember().id, 'raw');
     const envelope = await waitFor(() => frames.find((f) => f.type === 'events_api'));
-    expect(envelope).toMatchObject({ envelope_id: expect.any(String), type: 'events_api', accepts_response_payload: false, retry_attempt: 0, retry_reason: '', payload: { type: 'event_callback', event: { ts } } });
+    expect(envelope).toMatchObject({
+      envelope_id: expect.any(String),
+      type: 'events_api',
+      accepts_response_payload: false,
+      retry_attempt: 0,
+      retry_reason: '',
+      payload: { type: 'event_callback', event: { ts } },
+    });
     ws.send(JSON.stringify({ envelope_id: envelope.envelope_id }));
     await waitFor(() => fake.acked.includes(envelope.envelope_id as string));
     ws.close();
@@ -535,7 +594,12 @@ describe('fake Slack: Socket Mode', () => {
     await waitFor(() => events().some((e) => e.type === 'im_marked'));
     const find = (pred: (e: Record<string, unknown>) => boolean) => events().find(pred);
     expect(find((e) => e.ts === reply.ts)).toMatchObject({ type: 'message', thread_ts: parent.ts, parent_user_id: who, user: fake.member.id });
-    expect(find((e) => e.subtype === 'message_changed')).toMatchObject({ channel: channel.id, hidden: true, message: { ts: parent.ts, text: 'thread start (edited)', edited: {} }, previous_message: { text: 'thread start' } });
+    expect(find((e) => e.subtype === 'message_changed')).toMatchObject({
+      channel: channel.id,
+      hidden: true,
+      message: { ts: parent.ts, text: 'thread start (edited)', edited: {} },
+      previous_message: { text: 'thread start' },
+    });
     expect(find((e) => e.subtype === 'message_deleted')).toMatchObject({ channel: channel.id, deleted_ts: reply.ts, previous_message: { text: 'a reply' } });
     expect(find((e) => e.type === 'channel_marked')).toMatchObject({ channel: channel.id, ts: parent.ts });
     expect(find((e) => e.type === 'member_joined_channel')).toMatchObject({ user: outsider.id, channel: channel.id, channel_type: 'C' });
@@ -573,7 +637,26 @@ describe('fake Slack: Socket Mode', () => {
 /** A message as the Web API answers it (the fields these tests read). */
 type Msg = Record<string, Json>;
 const BOT_PROFILE_REQUIRED = ['id', 'deleted', 'name', 'updated', 'app_id', 'icons', 'team_id'];
-const SUBTEAM_REQUIRED = ['id', 'team_id', 'is_usergroup', 'is_subteam', 'name', 'description', 'handle', 'is_external', 'date_create', 'date_update', 'date_delete', 'auto_type', 'auto_provision', 'enterprise_subteam_id', 'created_by', 'updated_by', 'deleted_by', 'prefs'];
+const SUBTEAM_REQUIRED = [
+  'id',
+  'team_id',
+  'is_usergroup',
+  'is_subteam',
+  'name',
+  'description',
+  'handle',
+  'is_external',
+  'date_create',
+  'date_update',
+  'date_delete',
+  'auto_type',
+  'auto_provision',
+  'enterprise_subteam_id',
+  'created_by',
+  'updated_by',
+  'deleted_by',
+  'prefs',
+];
 const PROFILE_SHORT_REQUIRED = ['avatar_hash', 'image_72', 'first_name', 'real_name', 'display_name', 'team', 'name', 'is_restricted', 'is_ultra_restricted'];
 
 describe('fake Slack: a real workspace (app posts, bots, Slack Connect, user groups, emoji)', () => {
@@ -613,7 +696,11 @@ describe('fake Slack: a real workspace (app posts, bots, Slack Connect, user gro
       expect(m, p.id).toBeDefined();
       const fixture = APP_POSTS.find((x) => x.id === p.id)!.message as Msg;
       // The same shape, with the placeholders swapped for this team's ids.
-      expect(Object.keys(m!).filter((k) => !['thread_ts', 'reply_count', 'reply_users_count', 'reply_users', 'latest_reply', 'is_locked', 'subscribed', 'reactions'].includes(k)).sort()).toEqual(Object.keys(fixture).sort());
+      expect(
+        Object.keys(m!)
+          .filter((k) => !['thread_ts', 'reply_count', 'reply_users_count', 'reply_users', 'latest_reply', 'is_locked', 'subscribed', 'reactions'].includes(k))
+          .sort(),
+      ).toEqual(Object.keys(fixture).sort());
       expect(JSON.stringify(m)).not.toMatch(/FIX|fixture-host/);
       // The member's read mark agrees with `unread`.
       const c = fake.workspace.conversations.find((x) => x.id === p.channel)!;
@@ -626,7 +713,13 @@ describe('fake Slack: a real workspace (app posts, bots, Slack Connect, user gro
     expect(webhookPosts.length).toBeGreaterThan(10);
     for (const m of appUserPosts) {
       expect(m.subtype).toBeUndefined();
-      expect(m).toMatchObject({ type: 'message', user: expect.stringMatching(/^U/), bot_id: m.bot_profile.id, app_id: m.bot_profile.app_id, team: fake.team.id });
+      expect(m).toMatchObject({
+        type: 'message',
+        user: expect.stringMatching(/^U/),
+        bot_id: m.bot_profile.id,
+        app_id: m.bot_profile.app_id,
+        team: fake.team.id,
+      });
       for (const k of BOT_PROFILE_REQUIRED) expect(m.bot_profile, k).toHaveProperty(k);
       expect(m.bot_profile.team_id).toBe(fake.team.id);
       expect(Object.keys(m.bot_profile.icons).sort()).toEqual(['image_36', 'image_48', 'image_72']);
@@ -642,14 +735,27 @@ describe('fake Slack: a real workspace (app posts, bots, Slack Connect, user gro
     expect(stored.some((m) => m.attachments && !m.blocks && m.text === '')).toBe(true);
     expect(stored.some((m) => m.attachments?.some((a: Msg) => a.blocks))).toBe(true);
     expect(stored.some((m) => m.attachments && m.blocks)).toBe(true);
-    for (const type of ['header', 'section', 'context', 'actions', 'rich_text', 'divider']) expect(stored.some((m) => JSON.stringify(m.blocks ?? []).includes(`"type":"${type}"`)), type).toBe(true);
+    for (const type of ['header', 'section', 'context', 'actions', 'rich_text', 'divider'])
+      expect(
+        stored.some((m) => JSON.stringify(m.blocks ?? []).includes(`"type":"${type}"`)),
+        type,
+      ).toBe(true);
     const legacy = stored.flatMap((m) => (m.attachments ?? []) as Msg[]).filter((a) => !a.blocks);
-    for (const k of ['color', 'pretext', 'author_name', 'title', 'title_link', 'text', 'fields', 'footer', 'ts', 'fallback']) expect(legacy.some((a) => a[k] !== undefined), k).toBe(true);
+    for (const k of ['color', 'pretext', 'author_name', 'title', 'title_link', 'text', 'fields', 'footer', 'ts', 'fallback'])
+      expect(
+        legacy.some((a) => a[k] !== undefined),
+        k,
+      ).toBe(true);
   });
 
   it('answers bots.info for app bots (with their user) and webhook bots (bots.info only), and bot_not_found', async () => {
     const inList = new Set(await allUsers());
-    const botIdsInMessages = new Set(fake.workspace.conversations.flatMap((c) => [...c.messages, ...Object.values(c.replies).flat()]).map((m) => m.bot_id).filter((b): b is string => typeof b === 'string'));
+    const botIdsInMessages = new Set(
+      fake.workspace.conversations
+        .flatMap((c) => [...c.messages, ...Object.values(c.replies).flat()])
+        .map((m) => m.bot_id)
+        .filter((b): b is string => typeof b === 'string'),
+    );
     expect(botIdsInMessages.size).toBeGreaterThan(10);
     for (const id of botIdsInMessages) {
       const { bot } = (await web.bots.info({ bot: id })) as unknown as { bot: Msg };
@@ -774,16 +880,32 @@ describe('fake Slack: a real workspace (app posts, bots, Slack Connect, user gro
     const deploys = await history(extras.deploys);
     const bySub = (list: Msg[], s: string) => list.find((m) => m.subtype === s)!;
     const c = extras.colleagueId;
-    expect(bySub(alerts, 'channel_topic')).toMatchObject({ user: c, text: `<@${c}> set the channel topic: Production alerts. Ack within 5 minutes.`, topic: 'Production alerts. Ack within 5 minutes.' });
+    expect(bySub(alerts, 'channel_topic')).toMatchObject({
+      user: c,
+      text: `<@${c}> set the channel topic: Production alerts. Ack within 5 minutes.`,
+      topic: 'Production alerts. Ack within 5 minutes.',
+    });
     expect(bySub(alerts, 'channel_purpose')).toMatchObject({ user: c, text: expect.stringMatching(new RegExp(`^<@${c}> set the channel purpose: `)) });
     expect(bySub(alerts, 'pinned_item')).toMatchObject({ user: c, item_type: 'C', text: `<@${c}> pinned a message to this channel.` });
-    expect(bySub(alerts, 'bot_add')).toMatchObject({ user: c, bot_id: extras.botIds.pagerduty, text: expect.stringMatching(/^added an integration to this channel: <https:\/\/.+\|PagerDuty>$/) });
-    expect(bySub(deploys, 'bot_remove')).toMatchObject({ bot_id: extras.botIds.jenkins, text: expect.stringMatching(/^removed an integration from this channel: /) });
-    expect(bySub(deploys, 'channel_name')).toMatchObject({ old_name: 'deploy', name: 'deploys', text: `<@${c}> has renamed the channel from "deploy" to "deploys"` });
+    expect(bySub(alerts, 'bot_add')).toMatchObject({
+      user: c,
+      bot_id: extras.botIds.pagerduty,
+      text: expect.stringMatching(/^added an integration to this channel: <https:\/\/.+\|PagerDuty>$/),
+    });
+    expect(bySub(deploys, 'bot_remove')).toMatchObject({
+      bot_id: extras.botIds.jenkins,
+      text: expect.stringMatching(/^removed an integration from this channel: /),
+    });
+    expect(bySub(deploys, 'channel_name')).toMatchObject({
+      old_name: 'deploy',
+      name: 'deploys',
+      text: `<@${c}> has renamed the channel from "deploy" to "deploys"`,
+    });
     expect(bySub(deploys, 'channel_unarchive')).toMatchObject({ text: `<@${c}> un-archived the channel` });
     // System messages are read: the member's mark is past them.
     const lastRead = fake.workspace.conversations.find((x) => x.id === extras.alerts)!.lastRead[fake.member.id]!;
-    for (const m of alerts.filter((x) => ['channel_topic', 'channel_purpose', 'pinned_item', 'bot_add'].includes(x.subtype))) expect(m.ts <= lastRead).toBe(true);
+    for (const m of alerts.filter((x) => ['channel_topic', 'channel_purpose', 'pinned_item', 'bot_add'].includes(x.subtype)))
+      expect(m.ts <= lastRead).toBe(true);
 
     const tomb = deploys.find((m) => m.ts === extras.ts.tombstone)!;
     expect(tomb).toMatchObject({ subtype: 'tombstone', text: 'This message was deleted.', user: 'USLACKBOT', hidden: true, reply_count: 2 });
@@ -809,7 +931,10 @@ describe('fake Slack: a real workspace (app posts, bots, Slack Connect, user gro
     const everything = fake.workspace.conversations.flatMap((c) => [...c.messages, ...Object.values(c.replies).flat()]);
     for (const t of extras.textOnlyInside) {
       const holders = everything.filter((m) => JSON.stringify(m).toLowerCase().includes(t.word));
-      expect(holders.map((m) => m.ts), t.word).toEqual([t.ts]);
+      expect(
+        holders.map((m) => m.ts),
+        t.word,
+      ).toEqual([t.ts]);
       const m = (await history(t.channel)).find((x) => x.ts === t.ts)!;
       expect(m.text.toLowerCase()).not.toContain(t.word);
       if (t.where === 'block') expect(JSON.stringify(m.blocks).toLowerCase()).toContain(t.word);
@@ -819,7 +944,14 @@ describe('fake Slack: a real workspace (app posts, bots, Slack Connect, user gro
         const file = m.files[0] as Msg;
         expect(file.title.toLowerCase()).toContain(t.word);
         expect(file.name.toLowerCase()).not.toContain(t.word);
-        expect(file).toMatchObject({ id: expect.stringMatching(/^F/), mimetype: 'application/pdf', filetype: 'pdf', pretty_type: 'PDF', mode: 'hosted', size: expect.any(Number) });
+        expect(file).toMatchObject({
+          id: expect.stringMatching(/^F/),
+          mimetype: 'application/pdf',
+          filetype: 'pdf',
+          pretty_type: 'PDF',
+          mode: 'hosted',
+          size: expect.any(Number),
+        });
         expect(file.permalink).toMatch(/^http/);
       }
     }
@@ -874,7 +1006,15 @@ describe('fake Slack: posting app messages and channel lifecycle over Socket Mod
     delete webhook.ts;
     const { ts } = fake.postMessage(extras().alerts, webhook);
     const got = await eventOf((e) => e.ts === ts);
-    expect(got.event).toMatchObject({ type: 'message', subtype: 'bot_message', channel: extras().alerts, channel_type: 'channel', bot_id: extras().botIds.alertmanager, username: 'Alertmanager', event_ts: ts });
+    expect(got.event).toMatchObject({
+      type: 'message',
+      subtype: 'bot_message',
+      channel: extras().alerts,
+      channel_type: 'channel',
+      bot_id: extras().botIds.alertmanager,
+      username: 'Alertmanager',
+      event_ts: ts,
+    });
     expect(got.event.attachments[0].title).toBe('[FIRING:1] HighRequestLatency api (critical)');
     expect(got.event.user).toBeUndefined();
     const web = client(fake, fake.issueToken());
@@ -923,9 +1063,15 @@ describe('fake Slack: posting app messages and channel lifecycle over Socket Mod
     const channel = fake.workspace.conversations.find((c) => c.id === extras().teamUpdates)!;
     fake.rename(channel.id, 'team-news');
     const renamed = await eventOf((e) => e.type === 'channel_rename');
-    expect(renamed.event).toMatchObject({ channel: { id: channel.id, name: 'team-news', name_normalized: 'team-news', created: channel.created, is_channel: true, is_mpim: false } });
+    expect(renamed.event).toMatchObject({
+      channel: { id: channel.id, name: 'team-news', name_normalized: 'team-news', created: channel.created, is_channel: true, is_mpim: false },
+    });
     const nameMsg = await eventOf((e) => e.subtype === 'channel_name');
-    expect(nameMsg.event).toMatchObject({ old_name: 'team-updates', name: 'team-news', text: `<@${channel.creator}> has renamed the channel from "team-updates" to "team-news"` });
+    expect(nameMsg.event).toMatchObject({
+      old_name: 'team-updates',
+      name: 'team-news',
+      text: `<@${channel.creator}> has renamed the channel from "team-updates" to "team-news"`,
+    });
     expect(nameMsg.event.client_msg_id).toBeUndefined();
     expect(((await web.conversations.info({ channel: channel.id })).channel as Msg).name).toBe('team-news');
 
@@ -936,8 +1082,9 @@ describe('fake Slack: posting app messages and channel lifecycle over Socket Mod
     expect(((await web.conversations.info({ channel: channel.id })).channel as Msg).is_archived).toBe(true);
     expect((await slackError(web.chat.postMessage({ channel: channel.id, text: 'x' }))).error).toBe('is_archived');
 
-    const priv = fake.workspace.conversations.find((c) => c.kind === 'private_channel' && c.members.includes(fake.member.id))
-      ?? fake.workspace.conversations.find((c) => c.kind === 'private_channel')!;
+    const priv =
+      fake.workspace.conversations.find((c) => c.kind === 'private_channel' && c.members.includes(fake.member.id)) ??
+      fake.workspace.conversations.find((c) => c.kind === 'private_channel')!;
     if (!priv.members.includes(fake.member.id)) fake.addMember(fake.member.id, priv.id);
     fake.rename(priv.id, 'secret-plans');
     expect((await eventOf((e) => e.type === 'group_rename')).event.channel).toMatchObject({ id: priv.id, name: 'secret-plans', is_channel: false });
@@ -947,9 +1094,14 @@ describe('fake Slack: posting app messages and channel lifecycle over Socket Mod
     fake.deleteChannel(extras().alerts);
     expect((await eventOf((e) => e.type === 'channel_deleted')).event).toMatchObject({ channel: extras().alerts });
     fake.deleteChannel(priv.id, fake.member.id);
-    expect((await eventOf((e) => e.type === 'group_deleted')).event).toMatchObject({ channel: priv.id, actor_id: fake.member.id, date_deleted: expect.any(Number) });
+    expect((await eventOf((e) => e.type === 'group_deleted')).event).toMatchObject({
+      channel: priv.id,
+      actor_id: fake.member.id,
+      date_deleted: expect.any(Number),
+    });
     const listed = [] as string[];
-    for await (const page of web.paginate('conversations.list', { types: 'public_channel,private_channel,mpim,im', limit: 200 })) listed.push(...((page as Paged).channels as Msg[]).map((c) => c.id));
+    for await (const page of web.paginate('conversations.list', { types: 'public_channel,private_channel,mpim,im', limit: 200 }))
+      listed.push(...((page as Paged).channels as Msg[]).map((c) => c.id));
     expect(listed).not.toContain(extras().alerts);
     expect(listed).not.toContain(priv.id);
     expect((await slackError(web.conversations.info({ channel: extras().alerts }))).error).toBe('channel_not_found');

@@ -112,7 +112,10 @@ export async function signInSlack(
     add?: boolean;
   } = {},
 ): Promise<SlackSignIn & { authorize: URL; callback: URL; stateCookie: string }> {
-  const start = await fetch(`${server.url}/auth/slack${options.add ? '?add=true' : ''}`, { redirect: 'manual', headers: options.cookie ? { cookie: options.cookie } : {} });
+  const start = await fetch(`${server.url}/auth/slack${options.add ? '?add=true' : ''}`, {
+    redirect: 'manual',
+    headers: options.cookie ? { cookie: options.cookie } : {},
+  });
   if (start.status !== 302) throw new Error(`/auth/slack answered ${start.status}: ${await start.text()}`);
   let authorize = new URL(start.headers.get('location')!);
   const stateCookie = cookiesOf(start);

@@ -32,7 +32,10 @@ async function foreign(kind: 'dm' | 'private') {
 const refused = { status: 400, body: { error: 'Message validation failed: Unknown conversation', errors: ['Unknown conversation'] } };
 
 describe('replying in a thread of a conversation the sender is not in', () => {
-  it.each([['another member’s DM', 'dm'], ['a private channel', 'private']] as const)('under %s: refused, nothing stored, the thread stays closed', async (_name, kind) => {
+  it.each([
+    ['another member’s DM', 'dm'],
+    ['a private channel', 'private'],
+  ] as const)('under %s: refused, nothing stored, the thread stays closed', async (_name, kind) => {
     const { conversation, ts, attacker, attackerId } = await foreign(kind);
     const before = await server.store.countMessages(WS);
     const sequence = (await member('/api/sse/stats')).body.currentSequence;
@@ -53,9 +56,12 @@ describe('replying in a thread of a conversation the sender is not in', () => {
     const existing = await attacker('/api/messages/send', { body: { channel: conversation.id, thread_ts: ts, text: 'probe' } });
     const missing = await attacker('/api/messages/send', { body: { channel: conversation.id, thread_ts: '1111111111.000100', text: 'probe' } });
     // In a conversation of the member's own, a missing parent reads the same as a forbidden one.
-    const mine = (await member<{ data: { conversations: ConversationSummary[] } }>('/api/conversations/data')).body.data.conversations.find((c) => c.type === 'dm')!;
+    const mine = (await member<{ data: { conversations: ConversationSummary[] } }>('/api/conversations/data')).body.data.conversations.find(
+      (c) => c.type === 'dm',
+    )!;
     const ownMissing = await member('/api/messages/send', { body: { channel: mine.id, thread_ts: '1111111111.000100', text: 'probe' } });
-    for (const res of [existing, missing, ownMissing]) expect({ status: res.status, body: { error: res.body.error, errors: res.body.errors } }).toEqual(refused);
+    for (const res of [existing, missing, ownMissing])
+      expect({ status: res.status, body: { error: res.body.error, errors: res.body.errors } }).toEqual(refused);
   });
 
   it('still replies in a thread of the member’s own conversation, and of a public channel they are not in', async () => {

@@ -92,7 +92,8 @@ describe('over https', () => {
       expect(cookie).toMatch(/;\s*Secure/i);
       expect(cookie).toMatch(/;\s*Path=\//i);
       expect(cookie).not.toMatch(/Domain=/i);
-      const status = async (name: string) => (await (await fetch(`${https.url}/api/auth/status`, { headers: { cookie: `${name}=${token}` } })).json()).authenticated;
+      const status = async (name: string) =>
+        (await (await fetch(`${https.url}/api/auth/status`, { headers: { cookie: `${name}=${token}` } })).json()).authenticated;
       expect(await status('__Host-sift_token')).toBe(true);
       expect(await status('sift_token')).toBe(false);
     } finally {

@@ -114,7 +114,10 @@ describe('custom views', () => {
       view: {
         id: expect.stringMatching(/^cv_[A-Za-z0-9_-]{16,}$/),
         label: 'Urgent DMs',
-        filters: [{ field: 'type', operator: 'eq', value: 'dm' }, { field: 'latest_message.user', operator: 'exists' }],
+        filters: [
+          { field: 'type', operator: 'eq', value: 'dm' },
+          { field: 'latest_message.user', operator: 'exists' },
+        ],
         combinator: 'or',
         parentViewId: 'conversations',
         position: BUILTIN_VIEWS.filter((v) => v.parentViewId === 'conversations').length + 1,
@@ -136,7 +139,14 @@ describe('custom views', () => {
       label: 'x'.repeat(80),
       position: 10_000,
       isVisible: false,
-      filters: [rule('member_ids', 'in', Array.from({ length: 10_000 }, (_, i) => `U${i}`)), ...Array.from({ length: 49 }, () => rule('a.b.0', 'neq', null))],
+      filters: [
+        rule(
+          'member_ids',
+          'in',
+          Array.from({ length: 10_000 }, (_, i) => `U${i}`),
+        ),
+        ...Array.from({ length: 49 }, () => rule('a.b.0', 'neq', null)),
+      ],
     });
     expect(view).toMatchObject({ position: 10_000, isVisible: false, label: 'x'.repeat(80) });
     expect(view.filters).toHaveLength(50);
@@ -146,12 +156,18 @@ describe('custom views', () => {
 
   it('takes a scalar or a list of scalars as a value, nothing nested (issue 12: a 10,000-level filter answered 500)', async () => {
     const m = await freshMember();
-    const nested = await m.call<{ error: string }>('/api/custom-views', { body: body({ filters: [rule('x', 'eq', { nested: [1, 'two', { three: false }] })] }) });
+    const nested = await m.call<{ error: string }>('/api/custom-views', {
+      body: body({ filters: [rule('x', 'eq', { nested: [1, 'two', { three: false }] })] }),
+    });
     expect(nested.status).toBe(400);
     expect(nested.body.error).toMatch(/filters\.0\.value: must be a string, a number, true, false, null, or a list of those/);
     const deep = '['.repeat(10_000) + '"x"' + ']'.repeat(10_000);
     const raw = `{"label":"deep","filters":[{"field":"name","operator":"eq","value":${deep}}],"parentViewId":"conversations","isVisible":true}`;
-    const res = await fetch(`${server.url}/api/custom-views`, { method: 'POST', headers: { Authorization: `Bearer ${m.token}`, 'Content-Type': 'application/json' }, body: raw });
+    const res = await fetch(`${server.url}/api/custom-views`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${m.token}`, 'Content-Type': 'application/json' },
+      body: raw,
+    });
     expect(res.status).toBe(400);
     expect(await m.call('/api/custom-views').then((r) => (r.body as { views: unknown[] }).views.length)).toBe(0);
   });
@@ -233,21 +249,34 @@ describe('custom views', () => {
     expect((await m.call('/api/custom-views/cv_nothing/visibility', { method: 'PATCH', body: { isVisible: true } })).status).toBe(404);
   });
 
-  it('reorders with a list or a map of positions, answering the member\'s custom views as GET lists them', async () => {
+  it("reorders with a list or a map of positions, answering the member's custom views as GET lists them", async () => {
     const m = await freshMember();
     const a = await create(m, { label: 'A' });
     const b = await create(m, { label: 'B' });
     const c = await create(m, { label: 'C', parentViewId: 'inbox' });
     const res = await m.call<{ success: boolean; views: CustomView[] }>('/api/custom-views/reorder', {
-      body: { positions: [{ id: a.id, position: 9 }, { id: b.id, position: 8 }] },
+      body: {
+        positions: [
+          { id: a.id, position: 9 },
+          { id: b.id, position: 8 },
+        ],
+      },
     });
     expect(res.status).toBe(200);
     expect(res.body.success).toBe(true);
-    expect(res.body.views.map((v) => [v.label, v.position])).toEqual([['C', 2], ['B', 8], ['A', 9]]);
+    expect(res.body.views.map((v) => [v.label, v.position])).toEqual([
+      ['C', 2],
+      ['B', 8],
+      ['A', 9],
+    ]);
     expect((await list(m, '?parentViewId=conversations')).map((v) => v.label)).toEqual(['B', 'A']);
     const map = await m.call<{ views: CustomView[] }>('/api/custom-views/reorder', { body: { positions: { [a.id]: 0, [c.id]: 40 } } });
     expect(map.status).toBe(200);
-    expect(map.body.views.map((v) => [v.label, v.position])).toEqual([['A', 0], ['B', 8], ['C', 40]]);
+    expect(map.body.views.map((v) => [v.label, v.position])).toEqual([
+      ['A', 0],
+      ['B', 8],
+      ['C', 40],
+    ]);
     expect(await list(m)).toEqual(map.body.views);
   });
 
@@ -256,7 +285,14 @@ describe('custom views', () => {
     const a = await create(m, { label: 'A', position: 1 });
     const before = await list(m);
     const seq = await sequence(m);
-    const res = await m.call('/api/custom-views/reorder', { body: { positions: [{ id: a.id, position: 5 }, { id: 'cv_nothing', position: 6 }] } });
+    const res = await m.call('/api/custom-views/reorder', {
+      body: {
+        positions: [
+          { id: a.id, position: 5 },
+          { id: 'cv_nothing', position: 6 },
+        ],
+      },
+    });
     expect(res).toEqual({ status: 404, body: { error: expect.any(String) } });
     expect(await list(m)).toEqual(before);
     expect(await sequence(m)).toBe(seq);
@@ -264,7 +300,7 @@ describe('custom views', () => {
 });
 
 describe('the default position and ordering (SPEC §4.9)', () => {
-  it('appends a new view at the count of the page\'s built-in and custom sub-views, plus one', async () => {
+  it("appends a new view at the count of the page's built-in and custom sub-views, plus one", async () => {
     const m = await freshMember();
     const conversationsBuiltins = BUILTIN_VIEWS.filter((v) => v.parentViewId === 'conversations').length;
     expect(conversationsBuiltins).toBe(4);
@@ -299,7 +335,7 @@ describe('the default position and ordering (SPEC §4.9)', () => {
 });
 
 describe('built-in views', () => {
-  it('lists the built-ins with the member\'s settings, toggles and sets their visibility', async () => {
+  it("lists the built-ins with the member's settings, toggles and sets their visibility", async () => {
     const m = await freshMember();
     expect(await m.call('/api/builtin-views')).toEqual({ status: 200, body: { success: true, views: BUILTIN_VIEWS } });
     const off = await m.call('/api/builtin-views/dms/toggle-visibility', { method: 'PATCH' });
@@ -328,7 +364,7 @@ describe('built-in views', () => {
     }
   });
 
-  it('initializes the member\'s settings with the defaults, idempotently, keeping settings already made', async () => {
+  it("initializes the member's settings with the defaults, idempotently, keeping settings already made", async () => {
     const m = await freshMember();
     await m.call('/api/builtin-views/channels/visibility', { method: 'PATCH', body: { isVisible: false } });
     const first = await m.call('/api/builtin-views/initialize', { method: 'POST' });
@@ -343,7 +379,7 @@ describe('built-in views', () => {
 });
 
 describe('all views', () => {
-  it('mixes the page\'s built-ins and custom views by position; conversations by default', async () => {
+  it("mixes the page's built-ins and custom views by position; conversations by default", async () => {
     const m = await freshMember();
     const between = await create(m, { label: 'Between', position: 1 }); // ties with DMs (1): by label
     const last = await create(m, { label: 'Last' });
@@ -403,7 +439,20 @@ describe('bad inputs answer 400 {error} and change nothing', () => {
     ['POST', '/api/custom-views', 'eq without a value', { body: withRule(rule('type', 'eq')) }],
     ['POST', '/api/custom-views', 'in with a string', { body: withRule(rule('type', 'in', 'dm')) }],
     ['POST', '/api/custom-views', 'in without a value', { body: withRule(rule('type', 'in')) }],
-    ['POST', '/api/custom-views', 'in with 10,001 values', { body: withRule(rule('id', 'in', Array.from({ length: 10_001 }, (_, i) => i))) }],
+    [
+      'POST',
+      '/api/custom-views',
+      'in with 10,001 values',
+      {
+        body: withRule(
+          rule(
+            'id',
+            'in',
+            Array.from({ length: 10_001 }, (_, i) => i),
+          ),
+        ),
+      },
+    ],
     ['POST', '/api/custom-views', 'exists with a value', { body: withRule(rule('dm_user', 'exists', true)) }],
     ['POST', '/api/custom-views', 'not_exists with null', { body: withRule({ field: 'dm_user', operator: 'not_exists', value: null }) }],
     ['POST', '/api/custom-views', 'an unknown combinator', { body: { ...ok, combinator: 'xor' } }],
@@ -440,7 +489,19 @@ describe('bad inputs answer 400 {error} and change nothing', () => {
     ['POST', '/api/custom-views/reorder', 'a negative position', { body: { positions: [{ id: ':id', position: -1 }] } }],
     ['POST', '/api/custom-views/reorder', 'a position over 10,000', { body: { positions: { ':id': 10_001 } } }],
     ['POST', '/api/custom-views/reorder', 'a fractional position in a map', { body: { positions: { ':id': 0.5 } } }],
-    ['POST', '/api/custom-views/reorder', 'the same id twice', { body: { positions: [{ id: ':id', position: 1 }, { id: ':id', position: 2 }] } }],
+    [
+      'POST',
+      '/api/custom-views/reorder',
+      'the same id twice',
+      {
+        body: {
+          positions: [
+            { id: ':id', position: 1 },
+            { id: ':id', position: 2 },
+          ],
+        },
+      },
+    ],
     ['GET', '/api/custom-views?parentViewId=settings', 'an unknown page', {}],
     ['GET', '/api/all-views?parentViewId=dms', 'a built-in sub-view as the page', {}],
     ['GET', '/api/all-views?parentViewId=', 'an empty page', {}],
@@ -450,7 +511,8 @@ describe('bad inputs answer 400 {error} and change nothing', () => {
     const snapshot = async () => ({ custom: await list(m), builtin: await builtins(m), sequence: await sequence(m) });
     const before = await snapshot();
     const fill = (s: string) => s.replaceAll(':id', view.id);
-    const payload = init.raw !== undefined ? { raw: fill(init.raw) } : init.body !== undefined ? { body: JSON.parse(fill(JSON.stringify(init.body))) as unknown } : {};
+    const payload =
+      init.raw !== undefined ? { raw: fill(init.raw) } : init.body !== undefined ? { body: JSON.parse(fill(JSON.stringify(init.body))) as unknown } : {};
     const res = await m.call(fill(path), { method, ...payload });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ error: expect.any(String) });
@@ -458,7 +520,7 @@ describe('bad inputs answer 400 {error} and change nothing', () => {
   });
 });
 
-describe('one member and another\'s views', () => {
+describe("one member and another's views", () => {
   it('cannot read, change, hide, delete or reorder them (404), and nothing changes', async () => {
     const owner = await freshMember();
     const intruder = await freshMember();
@@ -475,7 +537,18 @@ describe('one member and another\'s views', () => {
       ['PATCH', `/api/custom-views/${theirs.id}/toggle-visibility`, {}],
       ['PATCH', `/api/custom-views/${theirs.id}/visibility`, { body: { isVisible: false } }],
       ['POST', '/api/custom-views/reorder', { body: { positions: [{ id: theirs.id, position: 0 }] } }],
-      ['POST', '/api/custom-views/reorder', { body: { positions: [{ id: mine.id, position: 9 }, { id: theirs.id, position: 0 }] } }],
+      [
+        'POST',
+        '/api/custom-views/reorder',
+        {
+          body: {
+            positions: [
+              { id: mine.id, position: 9 },
+              { id: theirs.id, position: 0 },
+            ],
+          },
+        },
+      ],
       ['POST', '/api/custom-views/reorder', { body: { positions: { [mine.id]: 9, [theirs.id]: 0 } } }],
     ];
     for (const [method, path, init] of attempts) {
@@ -502,7 +575,7 @@ describe('one member and another\'s views', () => {
 });
 
 describe('live view_update events', () => {
-  it('reach the member\'s streams with every change, are in the log, and never reach another member', async () => {
+  it("reach the member's streams with every change, are in the log, and never reach another member", async () => {
     const m = await freshMember();
     const other = await freshMember();
     const start = await sequence(m);
@@ -570,7 +643,7 @@ describe('a restart', () => {
   const dir = mkdtempSync(join(tmpdir(), 'sift-views-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('keeps every member\'s views, built-in settings and view events', async () => {
+  it("keeps every member's views, built-in settings and view events", async () => {
     const file = join(dir, 'sift.db');
     const first = await startTestServer({ file });
     const { token } = await signIn(first.url);

@@ -29,29 +29,21 @@ describe('reconnectDelay', () => {
 
   it('property: the delay lies in [base, 1.3 × base] and never above 39 000 ms', () => {
     fc.assert(
-      fc.property(
-        fc.integer({ min: 0, max: 1_100 }),
-        fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }),
-        (attempt, random) => {
-          const base = Math.min(LIVE_BASE_DELAY_MS * 2 ** attempt, LIVE_MAX_DELAY_MS);
-          const delay = reconnectDelay(attempt, () => random);
-          expect(delay).toBeGreaterThanOrEqual(base);
-          expect(delay).toBeLessThanOrEqual(base * (1 + LIVE_JITTER_RATIO));
-          expect(delay).toBeLessThanOrEqual(39_000);
-        },
-      ),
+      fc.property(fc.integer({ min: 0, max: 1_100 }), fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), (attempt, random) => {
+        const base = Math.min(LIVE_BASE_DELAY_MS * 2 ** attempt, LIVE_MAX_DELAY_MS);
+        const delay = reconnectDelay(attempt, () => random);
+        expect(delay).toBeGreaterThanOrEqual(base);
+        expect(delay).toBeLessThanOrEqual(base * (1 + LIVE_JITTER_RATIO));
+        expect(delay).toBeLessThanOrEqual(39_000);
+      }),
     );
   });
 
   it('property: the delay never shrinks as attempts grow (same random)', () => {
     fc.assert(
-      fc.property(
-        fc.integer({ min: 0, max: 60 }),
-        fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }),
-        (attempt, random) => {
-          expect(reconnectDelay(attempt + 1, () => random)).toBeGreaterThanOrEqual(reconnectDelay(attempt, () => random));
-        },
-      ),
+      fc.property(fc.integer({ min: 0, max: 60 }), fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), (attempt, random) => {
+        expect(reconnectDelay(attempt + 1, () => random)).toBeGreaterThanOrEqual(reconnectDelay(attempt, () => random));
+      }),
     );
   });
 });

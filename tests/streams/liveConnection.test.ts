@@ -77,14 +77,10 @@ describe('liveConnection', () => {
       const ok = cold('o', SIG);
       const { open, calls } = opener(...Array<Observable<SseSignal>>(10).fill(fail), ok);
       const command$ = hot('^ 199999ms r', CMD);
-      const expected =
-        '(0a) 496ms (1b) 996ms (2c) 1996ms (3d) 3996ms (4e) 7996ms (5f) 15996ms (6g) 29996ms (7h) 29996ms (8i) 29996ms (9F) 78496ms (0C)';
+      const expected = '(0a) 496ms (1b) 996ms (2c) 1996ms (3d) 3996ms (4e) 7996ms (5f) 15996ms (6g) 29996ms (7h) 29996ms (8i) 29996ms (9F) 78496ms (0C)';
       const unsub = '^ 200009ms !';
 
-      const out$ = liveConnection(
-        { session$: cold('t', { t: 'tok' }), command$, lastSequence$: NEVER, open, random: () => 0 },
-        testScheduler,
-      );
+      const out$ = liveConnection({ session$: cold('t', { t: 'tok' }), command$, lastSequence$: NEVER, open, random: () => 0 }, testScheduler);
 
       expectObservable(out$, unsub).toBe(expected, OUT);
       // Ten attempts at 0, 0.5, 1.5, 3.5, 7.5, 15.5, 31.5, 61.5, 91.5, 121.5 s; none while failed.
@@ -110,13 +106,9 @@ describe('liveConnection', () => {
   it('adds at most 30% jitter: with random() = 0.999 the waits are 650, 1300, 2599 … 38991 ms', () => {
     testScheduler.run(({ cold, expectObservable }) => {
       const { open } = opener(cold<SseSignal>('#'));
-      const expected =
-        '(0a) 646ms (1b) 1296ms (2c) 2595ms (3d) 5195ms (4e) 10394ms (5f) 20791ms (6g) 38987ms (7h) 38987ms (8i) 38987ms (9F)';
+      const expected = '(0a) 646ms (1b) 1296ms (2c) 2595ms (3d) 5195ms (4e) 10394ms (5f) 20791ms (6g) 38987ms (7h) 38987ms (8i) 38987ms (9F)';
 
-      const out$ = liveConnection(
-        { session$: cold('t', { t: 'tok' }), command$: NEVER, lastSequence$: NEVER, open, random: () => 0.999 },
-        testScheduler,
-      );
+      const out$ = liveConnection({ session$: cold('t', { t: 'tok' }), command$: NEVER, lastSequence$: NEVER, open, random: () => 0.999 }, testScheduler);
 
       expectObservable(out$, '^ 10m !').toBe(expected, OUT);
     });
@@ -131,10 +123,7 @@ describe('liveConnection', () => {
       // 2 failures (waits 500, 1000); open; failure 1 again waits 500, failure 2 waits 1000.
       const expected = '(0a) 496ms (1b) 996ms 2-C--a 499ms (1b) 996ms (2C)';
 
-      const out$ = liveConnection(
-        { session$: cold('t', { t: 'tok' }), command$: NEVER, lastSequence$: NEVER, open, random: () => 0 },
-        testScheduler,
-      );
+      const out$ = liveConnection({ session$: cold('t', { t: 'tok' }), command$: NEVER, lastSequence$: NEVER, open, random: () => 0 }, testScheduler);
 
       expectObservable(out$, '^ 4s !').toBe(expected, OUT);
       expectSubscriptions(openThenFail.subscriptions).toBe('1500ms ^----!');
@@ -148,10 +137,7 @@ describe('liveConnection', () => {
       const expected = '     0-C--a 499ms 1-C--a 499ms 1-C--a';
       const { open } = opener(conn);
 
-      const out$ = liveConnection(
-        { session$: cold('t', { t: 'tok' }), command$: NEVER, lastSequence$: NEVER, open, random: () => 0 },
-        testScheduler,
-      );
+      const out$ = liveConnection({ session$: cold('t', { t: 'tok' }), command$: NEVER, lastSequence$: NEVER, open, random: () => 0 }, testScheduler);
 
       expectObservable(out$, '^ 1020ms !').toBe(expected, OUT);
       expectSubscriptions(conn.subscriptions).toBe(['^----!', '505ms ^----!', '1010ms ^----!']);
@@ -165,10 +151,7 @@ describe('liveConnection', () => {
         calls += 1;
         throw new Error('network down');
       };
-      const out$ = liveConnection(
-        { session$: cold('t', { t: 'tok' }), command$: NEVER, lastSequence$: NEVER, open, random: () => 0 },
-        testScheduler,
-      );
+      const out$ = liveConnection({ session$: cold('t', { t: 'tok' }), command$: NEVER, lastSequence$: NEVER, open, random: () => 0 }, testScheduler);
 
       expectObservable(out$, '^ 1600ms !').toBe('(0a) 496ms (1b) 996ms (2c)', OUT);
       testScheduler.flush();
@@ -202,10 +185,7 @@ describe('liveConnection', () => {
       const expected = '(0a) 96ms D 4999ms (0a)';
       const { open } = opener(fail);
 
-      const out$ = liveConnection(
-        { session$: cold('t', { t: 'tok' }), command$, lastSequence$: NEVER, open, random: () => 0 },
-        testScheduler,
-      );
+      const out$ = liveConnection({ session$: cold('t', { t: 'tok' }), command$, lastSequence$: NEVER, open, random: () => 0 }, testScheduler);
 
       expectObservable(out$, '^ 5200ms !').toBe(expected, OUT);
       // No attempt at 500 ms: the next is the check's, at 100 + 5000 ms.
@@ -271,10 +251,7 @@ describe('liveConnection', () => {
       // Failures at 0, 500 and 1500 ms; the retry due at 1500 + 1000 ms is replaced by connect at 2001 ms.
       const expected = '(0a) 496ms (1b) 996ms (2c) 497ms 0-C';
 
-      const out$ = liveConnection(
-        { session$: cold('t', { t: 'tok' }), command$, lastSequence$: NEVER, open, random: () => 0 },
-        testScheduler,
-      );
+      const out$ = liveConnection({ session$: cold('t', { t: 'tok' }), command$, lastSequence$: NEVER, open, random: () => 0 }, testScheduler);
 
       expectObservable(out$, '^ 3s !').toBe(expected, OUT);
     });
@@ -290,10 +267,7 @@ describe('liveConnection', () => {
       const expected = '         0-C 1500ms a 499ms 1-C 1994ms 0-C';
       const { open, calls } = opener(first, later);
 
-      const out$ = liveConnection(
-        { session$: cold('t', { t: 'tok' }), command$, lastSequence$, open, random: () => 0 },
-        testScheduler,
-      );
+      const out$ = liveConnection({ session$: cold('t', { t: 'tok' }), command$, lastSequence$, open, random: () => 0 }, testScheduler);
 
       expectObservable(out$, '^ 4999ms !').toBe(expected, OUT);
       expectSubscriptions(lastSequence$.subscriptions).toBe('^ 4999ms !');

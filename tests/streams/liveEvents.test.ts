@@ -136,9 +136,7 @@ describe('liveEvents', () => {
 
       expectObservable(liveEvents({ messages$, loading$: NEVER, log }, testScheduler)).toBe(expected, OUT);
       testScheduler.flush();
-      expect(log.entries).toEqual([
-        { level: 'error', message: 'Live event is not JSON; ignored', meta: expect.objectContaining({ data: IN.j!.data }) },
-      ]);
+      expect(log.entries).toEqual([{ level: 'error', message: 'Live event is not JSON; ignored', meta: expect.objectContaining({ data: IN.j!.data }) }]);
     });
   });
 
@@ -161,9 +159,7 @@ describe('liveEvents', () => {
 
       expectObservable(liveEvents({ messages$, loading$: NEVER, log }, testScheduler)).toBe(expected, OUT);
       testScheduler.flush();
-      expect(log.entries).toEqual([
-        { level: 'warn', message: 'Live event has an invalid shape; ignored', meta: { data } },
-      ]);
+      expect(log.entries).toEqual([{ level: 'warn', message: 'Live event has an invalid shape; ignored', meta: { data } }]);
     });
   });
 

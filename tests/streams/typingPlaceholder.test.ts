@@ -23,7 +23,10 @@ describe('typingPlaceholder', () => {
   it('comes back to the first prompt after the last one', () => {
     scheduler.run(({ expectObservable }) => {
       // Yo is held until 6060, deleted by 6120, pause until 6920; then H at 6970 and Hi at 7020.
-      expectObservable(typingPlaceholder(['Hi', 'Yo'], scheduler), '7021ms !').toBe('50ms h 49ms i 2529ms h 29ms e 849ms y 49ms o 2529ms y 29ms e 849ms h 49ms i', V);
+      expectObservable(typingPlaceholder(['Hi', 'Yo'], scheduler), '7021ms !').toBe(
+        '50ms h 49ms i 2529ms h 29ms e 849ms y 49ms o 2529ms y 29ms e 849ms h 49ms i',
+        V,
+      );
     });
   });
 

@@ -59,7 +59,10 @@ const wait = (ms = 0) => act(() => vi.advanceTimersByTimeAsync(ms));
 const startBox = () => screen.getByRole('textbox', { name: 'Ask Sift AI' });
 const composer = () => screen.getByRole('textbox', { name: 'Message Sift AI' });
 const thread = () => screen.getByRole('log', { name: 'Conversation with Sift AI' });
-const said = () => within(thread()).queryAllByRole('article').map((a) => [a.getAttribute('aria-label'), within(a).getByText((_, el) => el?.tagName === 'P').textContent]);
+const said = () =>
+  within(thread())
+    .queryAllByRole('article')
+    .map((a) => [a.getAttribute('aria-label'), within(a).getByText((_, el) => el?.tagName === 'P').textContent]);
 const type = (box: HTMLElement, text: string) => fireEvent.change(box, { target: { value: text } });
 const enter = (box: HTMLElement, shiftKey = false) => fireEvent.keyDown(box, { key: 'Enter', shiftKey });
 
@@ -71,7 +74,7 @@ afterEach(() => {
 });
 
 describe('start screen (SPEC §2.9)', () => {
-  it("shows the heading, the question box, and a send button disabled while the box is blank", async () => {
+  it('shows the heading, the question box, and a send button disabled while the box is blank', async () => {
     renderAsk();
     await wait();
     expect(screen.getByRole('heading', { name: 'Ask Sift AI anything' })).toBeTruthy();
@@ -104,10 +107,18 @@ describe('start screen (SPEC §2.9)', () => {
     await wait();
     const summary = screen.getByRole('region', { name: 'Unread summary' });
     expect(within(summary).getByText('12 unread conversations')).toBeTruthy();
-    expect(within(summary).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['Urgent 3', 'FYI 2']);
+    expect(
+      within(summary)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(['Urgent 3', 'FYI 2']);
     act(() => fake.streams.unreadSummary.next({ total: 4, urgent: 0, can_wait: 4, fyi: 0 } satisfies UnreadSummary));
     expect(within(summary).getByText('4 unread conversations')).toBeTruthy();
-    expect(within(summary).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['Can Wait 4']);
+    expect(
+      within(summary)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(['Can Wait 4']);
   });
 
   it('types the example prompts into the placeholder: 50 ms a character, held 2.5 s, deleted at 30 ms, 0.8 s pause', async () => {
@@ -135,7 +146,13 @@ describe('start screen (SPEC §2.9)', () => {
 
   it('shows the first prompt without animation under prefers-reduced-motion', async () => {
     vi.spyOn(window, 'matchMedia').mockImplementation(
-      (query: string) => ({ matches: query.includes('reduce'), media: query, addEventListener: () => undefined, removeEventListener: () => undefined }) as unknown as MediaQueryList,
+      (query: string) =>
+        ({
+          matches: query.includes('reduce'),
+          media: query,
+          addEventListener: () => undefined,
+          removeEventListener: () => undefined,
+        }) as unknown as MediaQueryList,
     );
     renderAsk();
     await wait();
@@ -156,12 +173,11 @@ describe('catch-up session (SPEC §4.12)', () => {
     expect(fake.api.catchupStart).toHaveBeenCalledOnce();
     expect(screen.getByRole('heading', { name: 'Ask AI' })).toBeTruthy();
     expect(said()).toEqual([['Sift AI', SESSION.message]]);
-    expect(within(screen.getByRole('list', { name: 'Catch-up stats' })).getAllByRole('listitem').map((li) => li.textContent)).toEqual([
-      'Urgent 2',
-      'Can Wait 1',
-      'FYI 3',
-      'Cleared 0',
-    ]);
+    expect(
+      within(screen.getByRole('list', { name: 'Catch-up stats' }))
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(['Urgent 2', 'Can Wait 1', 'FYI 3', 'Cleared 0']);
     await wait(99);
     expect(fake.api.catchupChat).not.toHaveBeenCalled();
     await wait(1);
@@ -174,12 +190,11 @@ describe('catch-up session (SPEC §4.12)', () => {
     ]);
     // After the reply, the stats are refreshed.
     expect(fake.api.catchupStats).toHaveBeenCalledExactlyOnceWith('s1');
-    expect(within(screen.getByRole('list', { name: 'Catch-up stats' })).getAllByRole('listitem').map((li) => li.textContent)).toEqual([
-      'Urgent 1',
-      'Can Wait 1',
-      'FYI 3',
-      'Cleared 1',
-    ]);
+    expect(
+      within(screen.getByRole('list', { name: 'Catch-up stats' }))
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(['Urgent 1', 'Can Wait 1', 'FYI 3', 'Cleared 1']);
   });
 
   it('a typed question is sent with Enter (Shift+Enter does not send)', async () => {
@@ -279,7 +294,11 @@ describe('catch-up session (SPEC §4.12)', () => {
     fake.api.catchupChat.mockResolvedValue({ success: true, message: 'One blocker [1].', sources: [SOURCE] });
     await wait(100);
     await wait();
-    expect(within(thread()).getByRole('link', { name: /Ada Lovelace/ }).getAttribute('href')).toBe('/conversations?open=C_DEPLOY&ts=1700000000.000100');
+    expect(
+      within(thread())
+        .getByRole('link', { name: /Ada Lovelace/ })
+        .getAttribute('href'),
+    ).toBe('/conversations?open=C_DEPLOY&ts=1700000000.000100');
   });
 
   it("no session with a message: the start's message is shown", async () => {
@@ -307,7 +326,10 @@ describe('catch-up session (SPEC §4.12)', () => {
 
   it('a failed reply shows its error, else "Failed to send message"; a failed stats refresh, "Failed to get stats"', async () => {
     const { fake } = renderAsk('/catchup');
-    fake.api.catchupChat.mockResolvedValueOnce({ success: false, error: 'Session expired' }).mockResolvedValueOnce({ success: false }).mockResolvedValueOnce({ success: true, message: 'ok' });
+    fake.api.catchupChat
+      .mockResolvedValueOnce({ success: false, error: 'Session expired' })
+      .mockResolvedValueOnce({ success: false })
+      .mockResolvedValueOnce({ success: true, message: 'ok' });
     fake.api.catchupStats.mockResolvedValue({ success: false });
     await wait();
     type(composer(), 'one');
@@ -440,7 +462,11 @@ describe('a reload in the middle of a catch-up', () => {
     });
     await screen.findByText('Start with Dana.');
     expect(fake.api.catchupSession).toHaveBeenCalledWith('kept-1');
-    expect(within(thread()).getAllByRole('article').map((a) => a.getAttribute('aria-label'))).toEqual(['Sift AI', 'You', 'Sift AI']);
+    expect(
+      within(thread())
+        .getAllByRole('article')
+        .map((a) => a.getAttribute('aria-label')),
+    ).toEqual(['Sift AI', 'You', 'Sift AI']);
     expect(fake.api.catchupStart).not.toHaveBeenCalled();
     // Leaving ends it and forgets it.
     fireEvent.keyDown(document.activeElement ?? document.body, { key: 'Escape' });

@@ -91,7 +91,9 @@ describe('AuthScreen (SPEC §2.2)', () => {
   it('the waitlist for Teams: sends the address, says "You\'re on the list!", closes after 2 s and opens empty next time', async () => {
     vi.useFakeTimers();
     try {
-      const fetchMock = vi.fn<typeof fetch>(async () => new Response(JSON.stringify({ success: true, created: true, message: "You're on the list!" }), { status: 200 }));
+      const fetchMock = vi.fn<typeof fetch>(
+        async () => new Response(JSON.stringify({ success: true, created: true, message: "You're on the list!" }), { status: 200 }),
+      );
       vi.stubGlobal('fetch', fetchMock);
       renderAuth();
       fireEvent.click(screen.getByRole('button', { name: /^Connect to Teams/ }));

@@ -47,7 +47,15 @@ const GENERAL: ConversationSummary = summary({
 const MEMBERS = { [USER_ME.id]: USER_ME, [USER_ALICE.id]: USER_ALICE, [USER_BOB.id]: USER_BOB };
 
 function loaded(over: Partial<ConversationSummary> = {}, messages: Message[] = MESSAGES): ConversationDetail {
-  return { id: CHANNEL_ID, status: 'loaded', conversation: { ...GENERAL, ...over }, participants: Object.values(MEMBERS), members: MEMBERS, me: USER_ME.id, messages };
+  return {
+    id: CHANNEL_ID,
+    status: 'loaded',
+    conversation: { ...GENERAL, ...over },
+    participants: Object.values(MEMBERS),
+    members: MEMBERS,
+    me: USER_ME.id,
+    messages,
+  };
 }
 
 const settle = () => act(() => new Promise<void>((resolve) => setTimeout(resolve, 0)));
@@ -245,7 +253,10 @@ describe('ConversationPane sending (SPEC §2.6, §4.6, §8)', () => {
 
 describe('ConversationPane search (SPEC §2.6)', () => {
   const search = () => screen.getByRole<HTMLInputElement>('searchbox', { name: 'Search in conversation' });
-  const highlighted = () => within(log()).getAllByRole('article').filter((a) => a.classList.contains('highlighted'));
+  const highlighted = () =>
+    within(log())
+      .getAllByRole('article')
+      .filter((a) => a.classList.contains('highlighted'));
 
   it("'/' opens 'Search in conversation...'; typing shows 'n / total'; Enter and Shift+Enter step through the matches and wrap; Esc closes", async () => {
     const { events, onClose } = await renderPane(loaded());
@@ -346,7 +357,11 @@ describe('ConversationPane refinement (SPEC §2.6, §4.7, §8)', () => {
 
     await renderPane(loaded(), { aiEnabled: true });
     expect(toolbar()).not.toBeNull();
-    expect(within(toolbar()!).getAllByRole('button').map((b) => b.textContent)).toEqual(['Polish', 'Shorter', 'Simplify', 'Professional', 'List']);
+    expect(
+      within(toolbar()!)
+        .getAllByRole('button')
+        .map((b) => b.textContent),
+    ).toEqual(['Polish', 'Shorter', 'Simplify', 'Professional', 'List']);
   });
 
   it('refines the draft of this conversation; Apply puts the suggestion in the box, ready to send', async () => {
@@ -422,10 +437,29 @@ describe('ConversationPane Slack content (issue 11)', () => {
   const MINE = slack({ ts: at(NOW - 50 * MIN), text: 'My own note', user: USER_ME.id, user_team: T_HOME });
   const BOT = slack({ ts: at(NOW - 45 * MIN), text: 'Build passed', user: 'U_JENKINS_BOT', bot_id: 'B1', bot_profile: { id: 'B1', name: 'Jenkins\u202E' } });
   const HOOK = slack({ ts: at(NOW - 40 * MIN), text: 'Deploy hook fired', user: undefined, subtype: 'bot_message', bot_id: 'B2', username: 'deploy-hook' });
-  const EXT = slack({ ts: at(NOW - 35 * MIN), text: 'Hello from Acme', user: 'U_ERIN', user_team: 'T_ACME', user_profile: { real_name: 'Erin External', display_name: 'erin' } });
+  const EXT = slack({
+    ts: at(NOW - 35 * MIN),
+    text: 'Hello from Acme',
+    user: 'U_ERIN',
+    user_team: 'T_ACME',
+    user_profile: { real_name: 'Erin External', display_name: 'erin' },
+  });
   const CONNECT = slack({ ts: at(NOW - 34 * MIN), text: 'Known but external', user: USER_BOB.id, user_team: 'T_ACME' });
-  const TOPIC = slack({ ts: at(NOW - 30 * MIN), text: '<@U_BOB> set the channel topic: Ship it', user: USER_BOB.id, subtype: 'channel_topic', topic: 'Ship *it* in <#C_RANDOM>' } as Partial<Message> & { ts: string });
-  const RENAME = slack({ ts: at(NOW - 29 * MIN), text: '<@U_BOB> renamed the channel from "a" to "b"', user: USER_BOB.id, subtype: 'channel_name', old_name: 'a', name: 'b' } as Partial<Message> & { ts: string });
+  const TOPIC = slack({
+    ts: at(NOW - 30 * MIN),
+    text: '<@U_BOB> set the channel topic: Ship it',
+    user: USER_BOB.id,
+    subtype: 'channel_topic',
+    topic: 'Ship *it* in <#C_RANDOM>',
+  } as Partial<Message> & { ts: string });
+  const RENAME = slack({
+    ts: at(NOW - 29 * MIN),
+    text: '<@U_BOB> renamed the channel from "a" to "b"',
+    user: USER_BOB.id,
+    subtype: 'channel_name',
+    old_name: 'a',
+    name: 'b',
+  } as Partial<Message> & { ts: string });
   const APP_CARD = slack({
     ts: at(NOW - 20 * MIN),
     text: 'PagerDuty alert',
@@ -436,7 +470,11 @@ describe('ConversationPane Slack content (issue 11)', () => {
     resolved_text: 'PagerDuty alert\nDatabase unreachable\nTriggered on db-1',
     reactions: [{ name: 'eyes', count: 2, users: [USER_ME.id, USER_BOB.id] }],
   });
-  const MENTIONS = slack({ ts: at(NOW - 10 * MIN), text: 'See <#C_RANDOM> and <#C_RANDOM|> :partyparrot: <!subteam^S_ONCALL> <#constructor>', user: USER_ALICE.id });
+  const MENTIONS = slack({
+    ts: at(NOW - 10 * MIN),
+    text: 'See <#C_RANDOM> and <#C_RANDOM|> :partyparrot: <!subteam^S_ONCALL> <#constructor>',
+    user: USER_ALICE.id,
+  });
   const SLACK_MESSAGES = [MINE, BOT, HOOK, EXT, CONNECT, TOPIC, RENAME, APP_CARD, MENTIONS];
 
   function slackDetail(): ConversationDetail {
@@ -500,6 +538,10 @@ describe('ConversationPane Slack content (issue 11)', () => {
     await events.keyboard('/');
     await events.keyboard('db-1');
     expect(screen.getByText('1 / 1')).toBeTruthy();
-    expect(within(log()).getAllByRole('article').filter((a) => a.classList.contains('highlighted'))).toEqual([messageWith('Database unreachable')]);
+    expect(
+      within(log())
+        .getAllByRole('article')
+        .filter((a) => a.classList.contains('highlighted')),
+    ).toEqual([messageWith('Database unreachable')]);
   });
 });

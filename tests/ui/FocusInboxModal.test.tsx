@@ -58,7 +58,12 @@ function deferred() {
   return { promise, resolve, reject };
 }
 
-const EDITED = { id: 'v1', label: 'Backend', filters: formToRules({ messageTypes: ['channel'], readStatus: 'read', channels: ['C2'], users: ['U3'] }), parentViewId: 'conversations' };
+const EDITED = {
+  id: 'v1',
+  label: 'Backend',
+  filters: formToRules({ messageTypes: ['channel'], readStatus: 'read', channels: ['C2'], users: ['U3'] }),
+  parentViewId: 'conversations',
+};
 
 beforeEach(() => {
   // happy-dom lays nothing out: give the lists' scroll boxes a height, as a browser would, so the virtualizer shows options.
@@ -186,7 +191,11 @@ describe('FocusInboxModal page selector', () => {
   it("is shown when editing with two pages, starts on the view's page, and its choice is the saved page", async () => {
     const { events, onSave } = setup({ mode: 'edit', view: EDITED, pages: PAGES });
     const select = screen.getByRole('combobox', { name: 'Page' });
-    expect(within(select).getAllByRole('option').map((o) => o.textContent)).toEqual(['Inbox', 'Conversations']);
+    expect(
+      within(select)
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['Inbox', 'Conversations']);
     expect(select).toHaveProperty('value', 'conversations');
     await events.selectOptions(select, 'Inbox');
     await events.click(saveButton('Save Changes'));
@@ -245,7 +254,12 @@ describe('FocusInboxModal editing', () => {
       await events.click(screen.getByRole('checkbox', { name: 'Threads' }));
       expect(screen.getByRole('note').textContent).toContain('replaces');
       await events.click(saveButton('Save Changes'));
-      expect(onSave).toHaveBeenCalledWith({ label: 'API made', filters: [{ field: 'type', operator: 'in', value: ['thread'] }], combinator: 'and', parentViewId: 'inbox' });
+      expect(onSave).toHaveBeenCalledWith({
+        label: 'API made',
+        filters: [{ field: 'type', operator: 'in', value: ['thread'] }],
+        combinator: 'and',
+        parentViewId: 'inbox',
+      });
     });
   });
 });
@@ -270,7 +284,10 @@ describe('FocusInboxModal delete', () => {
   });
 
   it('keeps the modal open with a message when the delete fails', async () => {
-    vi.stubGlobal('confirm', vi.fn(() => true));
+    vi.stubGlobal(
+      'confirm',
+      vi.fn(() => true),
+    );
     const { events, onClose } = setup({ mode: 'edit', view: EDITED, onDelete: async () => Promise.reject(new Error('offline')) });
     await events.click(screen.getByRole('button', { name: 'Delete View' }));
     expect(screen.getByRole('alert').textContent).toBe('Could not delete the view: offline');
@@ -407,7 +424,9 @@ describe('FocusInboxModal keyboard', () => {
           <button type="button" onClick={() => setOpen(true)}>
             New focus inbox
           </button>
-          {open && <FocusInboxModal mode="create" pageId="inbox" pages={PAGES} channels={[]} people={[]} onSave={async () => {}} onClose={() => setOpen(false)} />}
+          {open && (
+            <FocusInboxModal mode="create" pageId="inbox" pages={PAGES} channels={[]} people={[]} onSave={async () => {}} onClose={() => setOpen(false)} />
+          )}
         </>
       );
     }

@@ -23,13 +23,29 @@ function unread(over: Partial<ConversationSummary> & { id: string }, count = 1):
 }
 
 /** The inbox: 2 urgent, 1 can wait, 3 FYI, 1 not categorized; one read conversation outside it. */
-const DEPLOY = unread({ id: 'C_DEPLOY', name: 'deploy-alerts', ai_category: 'urgent', latest_activity: minutesAgo(5), latest_message: { ts: '1.000001', text: 'Prod deploy failed on step 4' } }, 3);
+const DEPLOY = unread(
+  {
+    id: 'C_DEPLOY',
+    name: 'deploy-alerts',
+    ai_category: 'urgent',
+    latest_activity: minutesAgo(5),
+    latest_message: { ts: '1.000001', text: 'Prod deploy failed on step 4' },
+  },
+  3,
+);
 const INCIDENT = unread({ id: 'C_INCIDENT', name: 'incident-42', ai_category: 'urgent', latest_activity: minutesAgo(10) });
 const DESIGN = unread({ id: 'C_DESIGN', name: 'design-review', ai_category: 'can_wait', latest_activity: minutesAgo(20) }, 2);
 const NEWS = unread({ id: 'C_NEWS', name: 'company-news', ai_category: 'fyi', latest_activity: minutesAgo(30) });
 const LUNCH = unread({ id: 'C_LUNCH', name: 'lunch-plans', ai_category: 'fyi', latest_activity: minutesAgo(3) });
 const RANDOM = unread({ id: 'C_RANDOM', name: 'random', ai_category: 'fyi', latest_activity: minutesAgo(50) });
-const ALICE_DM = unread({ id: 'D_ALICE', name: 'dm-alice', type: 'dm', dm_user: USER_ALICE.id, member_ids: [USER_ME.id, USER_ALICE.id], latest_activity: minutesAgo(60) });
+const ALICE_DM = unread({
+  id: 'D_ALICE',
+  name: 'dm-alice',
+  type: 'dm',
+  dm_user: USER_ALICE.id,
+  member_ids: [USER_ME.id, USER_ALICE.id],
+  latest_activity: minutesAgo(60),
+});
 const ARCHIVE = summary({ id: 'C_ARCHIVE', name: 'archive', ai_category: 'urgent', latest_activity: minutesAgo(1) });
 const INBOX = [DEPLOY, INCIDENT, DESIGN, NEWS, LUNCH, RANDOM, ALICE_DM, ARCHIVE];
 
@@ -251,7 +267,12 @@ describe('ListPage inbox grouping (SPEC §2.4)', () => {
     await settle();
     // The listbox owns only groups, and each group only options (and its header's words, which are no control).
     const groups = within(list()).getAllByRole('group');
-    expect(groups.map((g) => g.getAttribute('aria-labelledby') && document.getElementById(g.getAttribute('aria-labelledby')!)?.textContent)).toEqual(['Urgent', 'Can Wait', 'FYI', 'Not Categorized']);
+    expect(groups.map((g) => g.getAttribute('aria-labelledby') && document.getElementById(g.getAttribute('aria-labelledby')!)?.textContent)).toEqual([
+      'Urgent',
+      'Can Wait',
+      'FYI',
+      'Not Categorized',
+    ]);
     expect(groups.map((g) => within(g).queryAllByRole('option').length)).toEqual([2, 0, 3, 0]);
     expect(within(list()).queryAllByRole('button')).toHaveLength(0);
     for (const option of within(list()).getAllByRole('option')) expect(option.hasAttribute('aria-expanded')).toBe(false);
@@ -263,7 +284,11 @@ describe('ListPage inbox grouping (SPEC §2.4)', () => {
     expect(document.getElementById(fyi.getAttribute('aria-controls')!)).toBe(groups[2]);
     expect(headerOf('Can Wait').getAttribute('aria-expanded')).toBe('false');
     // Positions count within the group.
-    expect(within(groups[2]!).getAllByRole('option').map((o) => [o.getAttribute('aria-posinset'), o.getAttribute('aria-setsize')])).toEqual([
+    expect(
+      within(groups[2]!)
+        .getAllByRole('option')
+        .map((o) => [o.getAttribute('aria-posinset'), o.getAttribute('aria-setsize')]),
+    ).toEqual([
       ['1', '3'],
       ['2', '3'],
       ['3', '3'],
@@ -303,7 +328,15 @@ describe('ListPage sort toggle (SPEC §2.4, §9)', () => {
     expect(lastLayout(fake).order).toBe('time');
     // Time order is flat: no headers, every inbox conversation newest first.
     expect(headers()).toHaveLength(0);
-    expect(rows().map((r) => r.getAttribute('data-conversation-id'))).toEqual(['C_LUNCH', 'C_DEPLOY', 'C_INCIDENT', 'C_DESIGN', 'C_NEWS', 'C_RANDOM', 'D_ALICE']);
+    expect(rows().map((r) => r.getAttribute('data-conversation-id'))).toEqual([
+      'C_LUNCH',
+      'C_DEPLOY',
+      'C_INCIDENT',
+      'C_DESIGN',
+      'C_NEWS',
+      'C_RANDOM',
+      'D_ALICE',
+    ]);
 
     await events.click(screen.getByRole('button', { name: 'Sort by AI' }));
     await settle();
@@ -467,7 +500,16 @@ describe('ListPage tabs (SPEC §2.4)', () => {
     // The inbox page's built-in view and a focus inbox of DMs on the same page.
     const views: View[] = [
       ...INBOX_VIEW,
-      { id: 'dms', label: 'DMs', parentViewId: 'inbox', position: 1, isVisible: true, isCustom: true, created_by: 'user', filters: [{ field: 'type', operator: 'in', value: ['dm'] }] },
+      {
+        id: 'dms',
+        label: 'DMs',
+        parentViewId: 'inbox',
+        position: 1,
+        isVisible: true,
+        isCustom: true,
+        created_by: 'user',
+        filters: [{ field: 'type', operator: 'in', value: ['dm'] }],
+      },
     ];
     const { fake } = await renderSettled({ viewCounts: { total: { inbox: 9, dms: 4 }, unread: { inbox: 7, dms: 2 } } }, views);
     const inbox = screen.getByRole('tab', { name: /Inbox/ });

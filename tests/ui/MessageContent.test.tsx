@@ -20,10 +20,10 @@ afterEach(() => {
 });
 
 const names: ContentNames = {
-  user: (id) => ({ U1: 'Ada Lovelace' } as Record<string, string | undefined>)[id],
-  channel: (id) => ({ C1: 'general' } as Record<string, string | undefined>)[id],
-  usergroup: (id) => ({ S1: 'oncall' } as Record<string, string | undefined>)[id],
-  emoji: (name) => ({ partyparrot: 'https://emoji.example/pp.gif', evil: 'javascript:alert(1)' } as Record<string, string | undefined>)[name],
+  user: (id) => (({ U1: 'Ada Lovelace' }) as Record<string, string | undefined>)[id],
+  channel: (id) => (({ C1: 'general' }) as Record<string, string | undefined>)[id],
+  usergroup: (id) => (({ S1: 'oncall' }) as Record<string, string | undefined>)[id],
+  emoji: (name) => (({ partyparrot: 'https://emoji.example/pp.gif', evil: 'javascript:alert(1)' }) as Record<string, string | undefined>)[name],
   timeZone: 'UTC',
   now: Date.UTC(2014, 1, 18, 16),
   me: 'U_ME',
@@ -89,7 +89,13 @@ describe('MessageContent: blocks', () => {
           accessory: { type: 'button', text: { type: 'plain_text', text: 'Approve' }, value: 'a' },
         },
         { type: 'divider' },
-        { type: 'context', elements: [{ type: 'image', image_url: 'https://x.example/j.png', alt_text: 'Jenkins' }, { type: 'mrkdwn', text: 'Build #42' }] },
+        {
+          type: 'context',
+          elements: [
+            { type: 'image', image_url: 'https://x.example/j.png', alt_text: 'Jenkins' },
+            { type: 'mrkdwn', text: 'Build #42' },
+          ],
+        },
       ],
     });
     expect(screen.getByRole('heading', { level: 3 }).textContent).toBe('New request 🎉');
@@ -112,9 +118,23 @@ describe('MessageContent: blocks', () => {
         {
           type: 'rich_text',
           elements: [
-            { type: 'rich_text_section', elements: [{ type: 'text', text: 'Plan ' }, { type: 'text', text: 'now', style: { bold: true } }, { type: 'text', text: ' ' }, { type: 'emoji', name: 'wave', skin_tone: 3 }] },
+            {
+              type: 'rich_text_section',
+              elements: [
+                { type: 'text', text: 'Plan ' },
+                { type: 'text', text: 'now', style: { bold: true } },
+                { type: 'text', text: ' ' },
+                { type: 'emoji', name: 'wave', skin_tone: 3 },
+              ],
+            },
             { type: 'rich_text_list', style: 'bullet', elements: [{ type: 'rich_text_section', elements: [{ type: 'text', text: 'one' }] }] },
-            { type: 'rich_text_list', style: 'ordered', indent: 1, offset: 4, elements: [{ type: 'rich_text_section', elements: [{ type: 'user', user_id: 'U1' }] }] },
+            {
+              type: 'rich_text_list',
+              style: 'ordered',
+              indent: 1,
+              offset: 4,
+              elements: [{ type: 'rich_text_section', elements: [{ type: 'user', user_id: 'U1' }] }],
+            },
             { type: 'rich_text_quote', elements: [{ type: 'text', text: 'quoted', style: { italic: true } }] },
             { type: 'rich_text_preformatted', elements: [{ type: 'text', text: 'a < b && *c*' }] },
           ],
@@ -139,7 +159,13 @@ describe('MessageContent: blocks', () => {
       text: '',
       blocks: [
         { type: 'image', title: { type: 'plain_text', text: 'Chart' }, image_url: 'https://x.example/c.png', alt_text: 'Sales chart' },
-        { type: 'actions', elements: [{ type: 'button', text: { type: 'plain_text', text: 'Deploy' } }, { type: 'static_select', placeholder: { type: 'plain_text', text: 'Pick env' } }] },
+        {
+          type: 'actions',
+          elements: [
+            { type: 'button', text: { type: 'plain_text', text: 'Deploy' } },
+            { type: 'static_select', placeholder: { type: 'plain_text', text: 'Pick env' } },
+          ],
+        },
         { type: 'input', label: { type: 'plain_text', text: 'Reason' }, element: { type: 'plain_text_input' } },
         { type: 'video', title: { type: 'plain_text', text: 'Demo' }, title_url: 'https://videos.example/1', video_url: 'https://videos.example/e/1' },
       ] as never,
@@ -209,7 +235,16 @@ describe('MessageContent: attachments', () => {
   it('a javascript: title_link, author_link and image_url render no href', () => {
     const root = show({
       text: '',
-      attachments: [{ title: 'click me', title_link: 'javascript:alert(1)', author_name: 'evil', author_link: 'JaVaScRiPt:alert(2)', image_url: 'javascript:alert(3)', text: 'x' }],
+      attachments: [
+        {
+          title: 'click me',
+          title_link: 'javascript:alert(1)',
+          author_name: 'evil',
+          author_link: 'JaVaScRiPt:alert(2)',
+          image_url: 'javascript:alert(3)',
+          text: 'x',
+        },
+      ],
     });
     expect(screen.getByText('click me').tagName).toBe('SPAN');
     expect(screen.getByText('evil').tagName).toBe('SPAN');
@@ -227,7 +262,10 @@ describe('MessageContent: attachments', () => {
   });
 
   it('strips bidi override characters from names and titles', () => {
-    const root = show({ text: '', attachments: [{ author_name: 'ad\u202Emin', title: 'in\u2066voice\u202Efdp.exe', title_link: 'https://x.example', text: 'x' }] });
+    const root = show({
+      text: '',
+      attachments: [{ author_name: 'ad\u202Emin', title: 'in\u2066voice\u202Efdp.exe', title_link: 'https://x.example', text: 'x' }],
+    });
     expect(screen.getByText('admin')).toBeTruthy();
     expect(screen.getByRole('link', { name: 'invoicefdp.exe (x.example)' })).toBeTruthy();
     expect(root.textContent).not.toMatch(BIDI);
@@ -238,7 +276,12 @@ describe('MessageContent: links show where they go (issue 12 §4)', () => {
   it('an attachment title, author, image and rich text link naming another host reveal the real one', () => {
     const root = show({
       text: '',
-      blocks: [{ type: 'rich_text', elements: [{ type: 'rich_text_section', elements: [{ type: 'link', url: 'https://evil.example/r', text: 'https://good.example/r' }] }] }],
+      blocks: [
+        {
+          type: 'rich_text',
+          elements: [{ type: 'rich_text_section', elements: [{ type: 'link', url: 'https://evil.example/r', text: 'https://good.example/r' }] }],
+        },
+      ],
       attachments: [
         {
           author_name: 'github.com',

@@ -15,8 +15,8 @@ afterEach(() => {
 });
 
 const names: MrkdwnNames = {
-  user: (id) => ({ U1: 'Ada Lovelace' } as Record<string, string | undefined>)[id],
-  channel: (id) => ({ C1: 'general' } as Record<string, string | undefined>)[id],
+  user: (id) => (({ U1: 'Ada Lovelace' }) as Record<string, string | undefined>)[id],
+  channel: (id) => (({ C1: 'general' }) as Record<string, string | undefined>)[id],
 };
 
 function show(text: string, lookup: MrkdwnNames = names) {
@@ -105,8 +105,12 @@ describe('MessageText: elements', () => {
 });
 
 describe('MessageText: custom emoji', () => {
-  it("renders a workspace emoji as an <img> named by its code, and an alias as what it points to", () => {
-    const lookup: MrkdwnNames = { ...names, emoji: (name) => ({ partyparrot: 'https://emoji.example/pp.gif', pp: 'alias:partyparrot', yes: 'alias:+1' } as Record<string, string | undefined>)[name] };
+  it('renders a workspace emoji as an <img> named by its code, and an alias as what it points to', () => {
+    const lookup: MrkdwnNames = {
+      ...names,
+      emoji: (name) =>
+        (({ partyparrot: 'https://emoji.example/pp.gif', pp: 'alias:partyparrot', yes: 'alias:+1' }) as Record<string, string | undefined>)[name],
+    };
     const root = show('yay :partyparrot: :pp: :yes: :nope:', lookup);
     const imgs = screen.getAllByRole('img').filter((el) => el.tagName === 'IMG');
     expect(imgs.map((img) => [img.getAttribute('alt'), img.getAttribute('src')])).toEqual([
@@ -187,7 +191,11 @@ describe('MessageText: hostile text stays inert', () => {
     const root = show('<https://x.example|" onmouseover="alert(1)> <@U1|" onclick="x>');
     const link = root.querySelector('a')!;
     expect(link.getAttribute('onmouseover')).toBeNull();
-    expect(Array.from(link.attributes).map((a) => a.name).sort()).toEqual(['href', 'rel', 'target', 'title']);
+    expect(
+      Array.from(link.attributes)
+        .map((a) => a.name)
+        .sort(),
+    ).toEqual(['href', 'rel', 'target', 'title']);
     expect(root.querySelector('[onclick]')).toBeNull();
   });
 });
@@ -200,7 +208,11 @@ describe('MessageText: a link shows where it goes (issue 12 §4)', () => {
     ['<https://evil.example/|good.example@evil.example>', 'good.example@evil.example (evil.example)', 'https://evil.example/'],
     ['<https://good.example@evil.example/>', 'https://good.example@evil.example/ (evil.example)', 'https://good.example@evil.example/'],
     ['<https://xn--80ak6aa92e.com/|apple.com>', 'apple.com (xn--80ak6aa92e.com)', 'https://xn--80ak6aa92e.com/'],
-    ['<https://xn--80ak6aa92e.com/|\u0430\u0440\u0440\u04CF\u0435.com>', '\u0430\u0440\u0440\u04CF\u0435.com (xn--80ak6aa92e.com)', 'https://xn--80ak6aa92e.com/'],
+    [
+      '<https://xn--80ak6aa92e.com/|\u0430\u0440\u0440\u04CF\u0435.com>',
+      '\u0430\u0440\u0440\u04CF\u0435.com (xn--80ak6aa92e.com)',
+      'https://xn--80ak6aa92e.com/',
+    ],
     ['<https://evil.example/|accounts\u200B.exa\uFEFFmple.com>', 'accounts.example.com (evil.example)', 'https://evil.example/'],
     ['<https://evil.example/|\u202Emoc.elgoog>', 'moc.elgoog (evil.example)', 'https://evil.example/'],
   ])('%j reads %j', (markup, name, title) => {

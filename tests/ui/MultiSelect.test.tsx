@@ -12,7 +12,15 @@ const CHANNELS: MultiSelectOption[] = [
   { id: 'C5', label: '#eng-frontend', detail: 'private' },
 ];
 
-function Harness({ options = CHANNELS, initial = [] as string[], onChange = (_: string[]) => {} }: { options?: MultiSelectOption[]; initial?: string[]; onChange?: (next: string[]) => void }) {
+function Harness({
+  options = CHANNELS,
+  initial = [] as string[],
+  onChange = (_: string[]) => {},
+}: {
+  options?: MultiSelectOption[];
+  initial?: string[];
+  onChange?: (next: string[]) => void;
+}) {
   const [selected, setSelected] = useState<string[]>(initial);
   return (
     <MultiSelect
@@ -39,7 +47,10 @@ function setup(props: Parameters<typeof Harness>[0] = {}) {
 const listbox = () => screen.getByRole('listbox', { name: 'Specific Channels' });
 const search = () => screen.getByRole('combobox', { name: 'Search Specific Channels' });
 const option = (name: string) => within(listbox()).getByRole('option', { name: new RegExp(name) });
-const optionNames = () => within(listbox()).queryAllByRole('option').map((o) => o.textContent);
+const optionNames = () =>
+  within(listbox())
+    .queryAllByRole('option')
+    .map((o) => o.textContent);
 const selectedNames = () =>
   within(listbox())
     .queryAllByRole('option')
@@ -100,7 +111,11 @@ describe('MultiSelect popup', () => {
     expect(optionNames()).toEqual(['#eng-backend', '#eng-frontendprivate']);
     await events.clear(search());
     await events.type(search(), 'PRIVATE');
-    expect(within(listbox()).getAllByRole('option').map((o) => o.querySelector('.ms-option-label')?.textContent)).toEqual(['#design', '#eng-frontend']);
+    expect(
+      within(listbox())
+        .getAllByRole('option')
+        .map((o) => o.querySelector('.ms-option-label')?.textContent),
+    ).toEqual(['#design', '#eng-frontend']);
     await events.clear(search());
     await events.type(search(), 'zzz');
     expect(optionNames()).toEqual([]);

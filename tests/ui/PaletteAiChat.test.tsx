@@ -22,7 +22,15 @@ const SOURCE: AskSource = {
   score: 0.92,
   conversation_id: 'C1',
 };
-const SOURCE2: AskSource = { ...SOURCE, id: 'D1:1700000100.000200', author: 'Grace Hopper', channel: 'Grace Hopper', text: 'Review done', timestamp: '1700000100.000200', conversation_id: 'D1' };
+const SOURCE2: AskSource = {
+  ...SOURCE,
+  id: 'D1:1700000100.000200',
+  author: 'Grace Hopper',
+  channel: 'Grace Hopper',
+  text: 'Review done',
+  timestamp: '1700000100.000200',
+  conversation_id: 'D1',
+};
 
 const ANSWER: AskAnswer = {
   answer: 'The deploy is blocked on the migration review.',
@@ -88,7 +96,10 @@ async function openChat(initial?: string) {
 const chatLog = () => screen.getByRole('log', { name: 'AI chat' });
 const thinking = () => screen.queryByRole('status', { name: 'AI is thinking' });
 const followUp = () => screen.getByRole<HTMLInputElement>('textbox', { name: 'Follow-up question' });
-const turns = () => within(chatLog()).queryAllByRole('article').map((a) => [a.getAttribute('aria-label'), a.textContent]);
+const turns = () =>
+  within(chatLog())
+    .queryAllByRole('article')
+    .map((a) => [a.getAttribute('aria-label'), a.textContent]);
 
 describe('Palette AI chat (SPEC §4.11)', () => {
   it('appends the question, shows loading dots, then the answer with its sources and confidence', async () => {

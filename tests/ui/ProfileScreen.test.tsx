@@ -51,8 +51,12 @@ async function renderAt(entries: string[], options: Parameters<typeof engine>[0]
       <Switch>
         <Route path="/inbox">{<h1>Inbox page</h1>}</Route>
         <Route path="/conversations">{<h1>Conversations page</h1>}</Route>
-        <Route path="/profile/me"><ProfileScreen status={STATUS} /></Route>
-        <Route path="/profile/:userId"><ProfileScreen status={STATUS} /></Route>
+        <Route path="/profile/me">
+          <ProfileScreen status={STATUS} />
+        </Route>
+        <Route path="/profile/:userId">
+          <ProfileScreen status={STATUS} />
+        </Route>
       </Switch>
       <Where />
     </TestRouter>,
@@ -101,7 +105,16 @@ describe('ProfileScreen (SPEC §2.1)', () => {
 
   it('shows the 192 px picture when the person has one', async () => {
     await renderAt(['/profile/U3'], {
-      people: [{ id: 'U3', name: 'alan', real_name: 'Alan Turing', display_name: 'alan', image_192: 'https://cdn.example.test/alan-192.png', avatar: 'data:image/png;base64,AAAA' }],
+      people: [
+        {
+          id: 'U3',
+          name: 'alan',
+          real_name: 'Alan Turing',
+          display_name: 'alan',
+          image_192: 'https://cdn.example.test/alan-192.png',
+          avatar: 'data:image/png;base64,AAAA',
+        },
+      ],
     });
     const card = screen.getByRole('article', { name: 'Alan Turing' });
     const picture = card.querySelector('img');
@@ -141,7 +154,9 @@ describe('ProfileScreen (SPEC §2.1)', () => {
     render(
       <TestRouter path={'/profile/U2'}>
         <Switch>
-          <Route path="/profile/:userId"><ProfileScreen status={STATUS} /></Route>
+          <Route path="/profile/:userId">
+            <ProfileScreen status={STATUS} />
+          </Route>
         </Switch>
       </TestRouter>,
     );
@@ -166,7 +181,9 @@ describe('ProfileScreen (SPEC §2.1)', () => {
       <TestRouter path={'/profile/me'}>
         <Switch>
           <Route path="/inbox">{<h1>Inbox page</h1>}</Route>
-          <Route path="/profile/me"><ProfileScreen status={STATUS} /></Route>
+          <Route path="/profile/me">
+            <ProfileScreen status={STATUS} />
+          </Route>
         </Switch>
       </TestRouter>,
     );

@@ -50,7 +50,9 @@ async function startPolish(user: ReturnType<typeof userEvent.setup>) {
 describe('RefinePanel toolbar (SPEC §2.6)', () => {
   it('has Polish, Shorter, Simplify, Professional and List, disabled while the box is empty or blank', async () => {
     const { user } = setup('');
-    const labels = within(toolbar()).getAllByRole('button').map((b) => b.textContent);
+    const labels = within(toolbar())
+      .getAllByRole('button')
+      .map((b) => b.textContent);
     expect(labels).toEqual(['Polish', 'Shorter', 'Simplify', 'Professional', 'List']);
     for (const label of labels) expect(modeButton(label!).disabled).toBe(true);
 
@@ -260,4 +262,3 @@ describe('RefinePanel and the announcer (issue 13 §3)', () => {
     expect(said.textContent).toBe('Polish suggestion ready: Hey, could you take a look at the deploy?');
   });
 });
-

@@ -7,7 +7,15 @@ import { createFakeEngine } from './fakeEngine';
 
 const CONV: PaletteItem = { kind: 'conversation', id: 'C1', title: 'eng-backend', subtitle: 'Backend team', type: 'channel', is_private: false, unread: 3 };
 const CONV2: PaletteItem = { kind: 'conversation', id: 'C2', title: 'secret-plans', type: 'channel', is_private: true };
-const MSG: PaletteItem = { kind: 'message', id: 'M1', conversationId: 'C1', ts: '1700000000.000100', title: 'eng-backend', text: 'Deploy <b>is</b> done', author: 'Ada Lovelace' };
+const MSG: PaletteItem = {
+  kind: 'message',
+  id: 'M1',
+  conversationId: 'C1',
+  ts: '1700000000.000100',
+  title: 'eng-backend',
+  text: 'Deploy <b>is</b> done',
+  author: 'Ada Lovelace',
+};
 const USER: PaletteItem = { kind: 'user', id: 'U1', title: 'Grace Hopper', subtitle: 'Admiral', initials: 'GH', colour: 4 };
 
 const RESULTS = { conversations: [CONV, CONV2], messages: [MSG], users: [USER] };
@@ -59,7 +67,10 @@ function Controlled(props: Omit<SearchPaletteProps, 'query' | 'onQuery'> & { ini
   );
 }
 
-const sectionNames = () => within(screen.getByRole('listbox')).queryAllByRole('group').map((g) => g.getAttribute('aria-labelledby') && document.getElementById(g.getAttribute('aria-labelledby')!)?.textContent);
+const sectionNames = () =>
+  within(screen.getByRole('listbox'))
+    .queryAllByRole('group')
+    .map((g) => g.getAttribute('aria-labelledby') && document.getElementById(g.getAttribute('aria-labelledby')!)?.textContent);
 const optionTexts = () => screen.queryAllByRole('option').map((o) => o.textContent);
 const activeOption = (input: HTMLElement) => {
   const id = input.getAttribute('aria-activedescendant');

@@ -36,7 +36,8 @@ describe('ShortcutsOverlay (SPEC §2.10)', () => {
       expect(keys.textContent!.replace(/\+/g, '')).toBe(keysText(action).replace(/\+/g, ''));
       expect(keys.querySelectorAll('kbd').length).toBeGreaterThan(0);
     }
-    for (const section of ['Anywhere', 'Conversation list', 'Open conversation', 'Message box']) expect(within(dialog).getByRole('heading', { name: section })).toBeTruthy();
+    for (const section of ['Anywhere', 'Conversation list', 'Open conversation', 'Message box'])
+      expect(within(dialog).getByRole('heading', { name: section })).toBeTruthy();
   });
 
   it('takes the focus, and gives it back where it was when it closes', async () => {
@@ -69,7 +70,30 @@ describe('ShortcutsOverlay (SPEC §2.10)', () => {
     const listed = within(dialog)
       .getAllByRole('term')
       .flatMap((dt) => [...dt.querySelectorAll('.shortcut-keys')].map((k) => [...k.querySelectorAll('kbd')].map((kbd) => kbd.textContent).join('+')));
-    for (const keys of ['j', '↓', 'k', '↑', 'Enter', '→', 'Home', 'End', 'Esc', 'Tab', 'Shift+Tab', '⌘/Ctrl+E', '⌘/Ctrl+1', '⌘/Ctrl+2', '⌘/Ctrl+3', '⌘/Ctrl+0', '⌘/Ctrl+Z', 'u', 'Shift+K', '⌘/Ctrl+Shift+K', '/', '?']) {
+    for (const keys of [
+      'j',
+      '↓',
+      'k',
+      '↑',
+      'Enter',
+      '→',
+      'Home',
+      'End',
+      'Esc',
+      'Tab',
+      'Shift+Tab',
+      '⌘/Ctrl+E',
+      '⌘/Ctrl+1',
+      '⌘/Ctrl+2',
+      '⌘/Ctrl+3',
+      '⌘/Ctrl+0',
+      '⌘/Ctrl+Z',
+      'u',
+      'Shift+K',
+      '⌘/Ctrl+Shift+K',
+      '/',
+      '?',
+    ]) {
       expect(listed).toContain(keys);
     }
   });
@@ -86,18 +110,21 @@ describe('ShortcutsOverlay (SPEC §2.10)', () => {
     expect(onClose).toHaveBeenCalledTimes(1);
   });
 
-  it.each(['{ArrowDown}', '{ArrowUp}', '{PageDown}', '{PageUp}', '{Home}', '{End}', ' '])('%s scrolls it instead (a keyboard user reads it all), and reaches no page key', async (key) => {
-    const onPageKey = vi.fn();
-    window.addEventListener('keydown', onPageKey);
-    try {
-      const { events, onClose } = renderOverlay();
-      await events.keyboard(key);
-      expect(onClose).not.toHaveBeenCalled();
-      expect(onPageKey).not.toHaveBeenCalled();
-    } finally {
-      window.removeEventListener('keydown', onPageKey);
-    }
-  });
+  it.each(['{ArrowDown}', '{ArrowUp}', '{PageDown}', '{PageUp}', '{Home}', '{End}', ' '])(
+    '%s scrolls it instead (a keyboard user reads it all), and reaches no page key',
+    async (key) => {
+      const onPageKey = vi.fn();
+      window.addEventListener('keydown', onPageKey);
+      try {
+        const { events, onClose } = renderOverlay();
+        await events.keyboard(key);
+        expect(onClose).not.toHaveBeenCalled();
+        expect(onPageKey).not.toHaveBeenCalled();
+      } finally {
+        window.removeEventListener('keydown', onPageKey);
+      }
+    },
+  );
 
   it('the closing key does nothing else: it never reaches the page', async () => {
     const onPageKey = vi.fn();

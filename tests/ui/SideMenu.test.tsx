@@ -55,7 +55,9 @@ async function openMenu({
     <TestRouter path={path}>
       <Switch>
         <Route path="/profile/me">{<h1>My profile</h1>}</Route>
-        <Route><Page status={status} onLogout={onLogout} /></Route>
+        <Route>
+          <Page status={status} onLogout={onLogout} />
+        </Route>
       </Switch>
       <Where />
     </TestRouter>,

@@ -25,7 +25,10 @@ function renderToasts() {
 }
 
 const stack = () => within(screen.getByRole('region', { name: 'Notifications' }));
-const texts = () => stack().queryAllByText(/.+/).map((t) => t.textContent);
+const texts = () =>
+  stack()
+    .queryAllByText(/.+/)
+    .map((t) => t.textContent);
 const advance = (ms: number) => act(() => vi.advanceTimersByTime(ms));
 
 beforeEach(() => {

@@ -86,7 +86,11 @@ describe('the proposal’s buttons', () => {
     expect(proposal()).toBeNull();
     // Focus does not fall to the page: it goes back to the message box.
     expect(document.activeElement).toBe(composer());
-    expect(within(thread()).getAllByRole('article').map((a) => a.textContent)).toContain('Mark these read');
+    expect(
+      within(thread())
+        .getAllByRole('article')
+        .map((a) => a.textContent),
+    ).toContain('Mark these read');
   });
 
   it('Not now sends the id with confirm false, and the buttons go', async () => {
@@ -98,16 +102,18 @@ describe('the proposal’s buttons', () => {
     fireEvent.click(notNow());
     await wait();
     expect(fake.api.catchupAnswer).toHaveBeenCalledExactlyOnceWith('s1', 'p-1', false);
-    expect(within(thread()).getAllByRole('article').map((a) => a.textContent)).toContain('Not now');
+    expect(
+      within(thread())
+        .getAllByRole('article')
+        .map((a) => a.textContent),
+    ).toContain('Not now');
     expect(proposal()).toBeNull();
   });
 
   it('stay while the member asks something else, and go when the server says the proposal is no longer open', async () => {
     const fake = renderAsk();
     await wait();
-    fake.api.catchupChat
-      .mockResolvedValueOnce(PROPOSED)
-      .mockResolvedValueOnce({ success: true, message: 'One urgent: #incidents.', proposal: PROPOSAL });
+    fake.api.catchupChat.mockResolvedValueOnce(PROPOSED).mockResolvedValueOnce({ success: true, message: 'One urgent: #incidents.', proposal: PROPOSAL });
     fake.api.catchupAnswer.mockResolvedValueOnce({ success: false, error: 'This proposal is no longer open. Ask again.' });
     await ask('clear my FYI messages');
     await ask('what is urgent?');

@@ -17,7 +17,12 @@ import { createFakeEngine, FakeStream, summary } from './fakeEngine';
 
 const M1: Message = { channel: CHANNEL_ID, user: USER_ALICE.id, ts: slackTs(FAKE_NOW - 60_000), text: 'The deploy is at noon' };
 const M2: Message = { channel: CHANNEL_ID, user: USER_ALICE.id, ts: slackTs(FAKE_NOW - 30_000), text: 'Checklist is in the doc' };
-const GENERAL: ConversationSummary = summary({ id: CHANNEL_ID, name: 'general', member_ids: [USER_ME.id, USER_ALICE.id], latest_activity: Math.floor(FAKE_NOW / 1000) });
+const GENERAL: ConversationSummary = summary({
+  id: CHANNEL_ID,
+  name: 'general',
+  member_ids: [USER_ME.id, USER_ALICE.id],
+  latest_activity: Math.floor(FAKE_NOW / 1000),
+});
 const DETAIL: ConversationDetail = {
   id: CHANNEL_ID,
   status: 'loaded',
@@ -57,7 +62,11 @@ async function openLink(address: string) {
 }
 
 const pane = () => screen.queryByRole('log');
-const highlighted = () => within(pane()!).getAllByRole('article').filter((a) => a.classList.contains('highlighted')).map((a) => a.textContent);
+const highlighted = () =>
+  within(pane()!)
+    .getAllByRole('article')
+    .filter((a) => a.classList.contains('highlighted'))
+    .map((a) => a.textContent);
 
 beforeEach(() => {
   localStorage.clear();

@@ -31,8 +31,30 @@ type AsCommand<F> = F extends (...args: infer A) => infer R ? (...args: A) => Pr
 type AsStream<F> = F extends (...args: infer A) => unknown ? (...args: A) => Handle : never;
 
 type CommandName =
-  | 'featureFlags' | 'memberNames' | 'reload' | 'refresh' | 'markRead' | 'markUnread' | 'release' | 'setCategory' | 'send' | 'facts' | 'idAt' | 'slotAt' | 'indexOf' | 'setWindow'
-  | 'ask' | 'classifyUnread' | 'setAiSort' | 'catchupStart' | 'catchupChat' | 'catchupAnswer' | 'catchupSession' | 'catchupStats' | 'catchupEnd' | 'transcribe';
+  | 'featureFlags'
+  | 'memberNames'
+  | 'reload'
+  | 'refresh'
+  | 'markRead'
+  | 'markUnread'
+  | 'release'
+  | 'setCategory'
+  | 'send'
+  | 'facts'
+  | 'idAt'
+  | 'slotAt'
+  | 'indexOf'
+  | 'setWindow'
+  | 'ask'
+  | 'classifyUnread'
+  | 'setAiSort'
+  | 'catchupStart'
+  | 'catchupChat'
+  | 'catchupAnswer'
+  | 'catchupSession'
+  | 'catchupStats'
+  | 'catchupEnd'
+  | 'transcribe';
 type StreamName = 'loadState' | 'viewCounts' | 'liveState' | 'viewWindow' | 'conversation' | 'incoming' | 'views' | 'refine' | 'unreadSummary';
 
 export type FakeApi = { [K in CommandName]: Mock<AsCommand<EngineApi[K]>> } & { [K in StreamName]: AsStream<EngineApi[K]> };
@@ -161,7 +183,13 @@ export function createFakeEngine(options: FakeEngineOptions = {}) {
     markRead: vi.fn<AsCommand<EngineApi['markRead']>>(async (id) => {
       const c = store.conversations.get(id);
       if (!c) return false;
-      store.applyMessageUpdate({ action: 'channel_marked', conversation_id: id, unread_count: 0, unread_count_display: 0, last_read: c.latest_message?.ts ?? c.last_read });
+      store.applyMessageUpdate({
+        action: 'channel_marked',
+        conversation_id: id,
+        unread_count: 0,
+        unread_count_display: 0,
+        last_read: c.latest_message?.ts ?? c.last_read,
+      });
       changed();
       return true;
     }),
@@ -182,14 +210,28 @@ export function createFakeEngine(options: FakeEngineOptions = {}) {
     facts: vi.fn<AsCommand<EngineApi['facts']>>(async (id) => {
       const c = store.conversations.get(id);
       return c
-        ? { id: c.id, name: conversationTitle(c, store.users), unread: c.unread_count_display, last_read: c.last_read, category: c.ai_category ?? null, type: c.type, dm_user: c.dm_user ?? null }
+        ? {
+            id: c.id,
+            name: conversationTitle(c, store.users),
+            unread: c.unread_count_display,
+            last_read: c.last_read,
+            category: c.ai_category ?? null,
+            type: c.type,
+            dm_user: c.dm_user ?? null,
+          }
         : null;
     }),
     idAt: vi.fn<AsCommand<EngineApi['idAt']>>(async (viewId, index, layout) => store.idAt(viewId, index, layout)),
     slotAt: vi.fn<AsCommand<EngineApi['slotAt']>>(async (viewId, index, layout) => store.slotAt(viewId, index, layout)),
     indexOf: vi.fn<AsCommand<EngineApi['indexOf']>>(async (viewId, id, layout) => store.indexOf(viewId, id, layout)),
     setWindow: vi.fn<AsCommand<EngineApi['setWindow']>>(async (key, viewId, start, end, opts = {}) => {
-      const range: Range = { viewId, start: Math.max(0, start), end: Math.max(0, end), layout: opts.layout ?? FLAT_LAYOUT, previewLength: opts.previewLength ?? PREVIEW_LENGTH };
+      const range: Range = {
+        viewId,
+        start: Math.max(0, start),
+        end: Math.max(0, end),
+        layout: opts.layout ?? FLAT_LAYOUT,
+        previewLength: opts.previewLength ?? PREVIEW_LENGTH,
+      };
       ranges.set(key, range);
       windowStreams.get(key)?.next(windowOf(range));
     }),
@@ -197,7 +239,12 @@ export function createFakeEngine(options: FakeEngineOptions = {}) {
     ask: vi.fn<AsCommand<EngineApi['ask']>>(async () => ({ ok: false, error: 'No answer configured in this test' })),
     classifyUnread: vi.fn<AsCommand<EngineApi['classifyUnread']>>(async () => ({ ok: true, classified: 0, skipped: 0 })),
     setAiSort: vi.fn<AsCommand<EngineApi['setAiSort']>>(async () => undefined),
-    catchupStart: vi.fn<AsCommand<EngineApi['catchupStart']>>(async () => ({ success: true, sessionId: 's1', message: 'Ready', stats: { urgent: 0, can_wait: 0, fyi: 0, total: 0, cleared: 0 } })),
+    catchupStart: vi.fn<AsCommand<EngineApi['catchupStart']>>(async () => ({
+      success: true,
+      sessionId: 's1',
+      message: 'Ready',
+      stats: { urgent: 0, can_wait: 0, fyi: 0, total: 0, cleared: 0 },
+    })),
     catchupChat: vi.fn<AsCommand<EngineApi['catchupChat']>>(async () => ({ success: true, message: 'OK' })),
     catchupAnswer: vi.fn<AsCommand<EngineApi['catchupAnswer']>>(async () => ({ success: true, message: 'OK' })),
     catchupSession: vi.fn<AsCommand<EngineApi['catchupSession']>>(async () => ({ success: false, error: 'Failed to get session' })),

@@ -38,13 +38,24 @@ const ANSWER: AskAnswer = {
 
 describe('AI answers and their sources', () => {
   it('the palette chat shows an answer and its sources without bidi or control characters', () => {
-    const chat: PaletteChat = { turns: [{ id: 0, role: 'assistant', answer: ANSWER }, { id: 1, role: 'error', text: `Sorry, I encountered an error: ${RLO}321` }], loading: false, ask: () => false };
+    const chat: PaletteChat = {
+      turns: [
+        { id: 0, role: 'assistant', answer: ANSWER },
+        { id: 1, role: 'error', text: `Sorry, I encountered an error: ${RLO}321` },
+      ],
+      loading: false,
+      ask: () => false,
+    };
     const { container } = render(<PaletteAiChat chat={chat} onBack={vi.fn()} onOpenSource={vi.fn()} />);
     const answer = screen.getByRole('article', { name: 'AI answer' });
     expect(within(answer).getByText(/Mallory sent/).textContent).toBe('Mallory sent gpj.exe [1].\n• open it');
     expect(within(answer).getByText('Mallory gpj.exe')).toBeTruthy();
     expect(within(answer).getByText('#general')).toBeTruthy();
-    expect(within(answer).getByRole('button', { name: /open fdp\.exe now/ }).getAttribute('title')).toBe('Open in #general');
+    expect(
+      within(answer)
+        .getByRole('button', { name: /open fdp\.exe now/ })
+        .getAttribute('title'),
+    ).toBe('Open in #general');
     expect(screen.getByRole('article', { name: 'AI error' }).textContent).toBe('Sorry, I encountered an error: 321');
     expect(container.textContent).not.toMatch(HIDDEN);
   });
@@ -67,7 +78,17 @@ describe('AI answers and their sources', () => {
 });
 
 describe('a conversation row', () => {
-  const row: Row = { id: 'C1', name: 'general', type: 'channel', is_private: false, unread: 1, preview: 'hi', latest_activity: 1_700_000_000, avatars: [{ initials: 'MA', colour: 1 }], more: 0 };
+  const row: Row = {
+    id: 'C1',
+    name: 'general',
+    type: 'channel',
+    is_private: false,
+    unread: 1,
+    preview: 'hi',
+    latest_activity: 1_700_000_000,
+    avatars: [{ initials: 'MA', colour: 1 }],
+    more: 0,
+  };
   const renderRow = (over: Partial<Row>) =>
     render(
       <div role="listbox" aria-label="Conversations">

@@ -81,7 +81,12 @@ describe('the dispatcher', () => {
   });
 
   it("the list's Tab and Enter only while the list has the focus: on a button they are the browser's", () => {
-    const screen = register({ 'next-view': { run: vi.fn() }, 'open-conversation': { run: vi.fn() }, 'toggle-sort': { run: vi.fn() }, 'move-view-earlier': { run: vi.fn() } });
+    const screen = register({
+      'next-view': { run: vi.fn() },
+      'open-conversation': { run: vi.fn() },
+      'toggle-sort': { run: vi.fn() },
+      'move-view-earlier': { run: vi.fn() },
+    });
     expect(resolve(press('ArrowLeft', { altKey: true, shiftKey: true }), BUTTON, null)).not.toBeNull();
     expect(resolve(press('Tab'), LIST, null)).not.toBeNull();
     expect(resolve(press('Tab'), BUTTON, null)).toBeNull();

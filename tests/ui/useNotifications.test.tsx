@@ -144,7 +144,15 @@ describe('useNotifications: the announcer (issue 13 §3)', () => {
     await flush();
     act(() => engine.streams.incoming.next({ conversationId: 'C_PAY', title: 'payments', author: 'Dana Reyes', body: '1' }));
     await flush();
-    for (const author of ['Sam Lee', 'Kim Park', 'Alice Adams']) act(() => engine.streams.incoming.next({ conversationId: author === 'Alice Adams' ? 'D_ALICE' : 'C_PAY', title: author === 'Alice Adams' ? 'Alice Adams' : 'payments', author, body: 'x' }));
+    for (const author of ['Sam Lee', 'Kim Park', 'Alice Adams'])
+      act(() =>
+        engine.streams.incoming.next({
+          conversationId: author === 'Alice Adams' ? 'D_ALICE' : 'C_PAY',
+          title: author === 'Alice Adams' ? 'Alice Adams' : 'payments',
+          author,
+          body: 'x',
+        }),
+      );
     await flush();
     expect(region.textContent).toBe('New message from Dana Reyes in #payments');
     await act(async () => vi.advanceTimersByTime(ANNOUNCE_GAP_MS));

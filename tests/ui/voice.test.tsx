@@ -349,7 +349,12 @@ describe('falling back to recording (SPEC §4.13, §9)', () => {
 describe('voice mode on the Ask AI page (SPEC §2.9)', () => {
   function renderPage() {
     const fake = createFakeEngine();
-    fake.api.catchupStart.mockResolvedValue({ success: true, sessionId: 's1', message: 'You have 2 urgent conversations.', stats: { urgent: 2, can_wait: 0, fyi: 0, total: 2, cleared: 0 } });
+    fake.api.catchupStart.mockResolvedValue({
+      success: true,
+      sessionId: 's1',
+      message: 'You have 2 urgent conversations.',
+      stats: { urgent: 2, can_wait: 0, fyi: 0, total: 2, cleared: 0 },
+    });
     fake.api.catchupChat.mockResolvedValue({ success: true, message: '• Deploy failed [1]\n• Incident open' });
     render(
       <TestRouter path={'/ask-ai'}>

@@ -15,7 +15,13 @@ const rows: Row[] = [
   // start
   ['start listens in speech mode', idle(), { type: 'start' }, { status: 'listening' }, [{ type: 'startRecognition' }]],
   ['start records in recording mode', idle({ mode: 'recording' }), { type: 'start' }, { status: 'recording' }, [{ type: 'startRecording' }]],
-  ['start again after an error clears it', idle({ status: 'error', error: 'x' }), { type: 'start' }, { status: 'listening', error: null }, [{ type: 'startRecognition' }]],
+  [
+    'start again after an error clears it',
+    idle({ status: 'error', error: 'x' }),
+    { type: 'start' },
+    { status: 'listening', error: null },
+    [{ type: 'startRecognition' }],
+  ],
   ['start while listening does nothing', listening(), { type: 'start' }, { status: 'listening' }, []],
   [
     'start without speech recognition or recording: the browser message',
@@ -33,8 +39,20 @@ const rows: Row[] = [
   ],
 
   // results and silence
-  ['a final result is accumulated; auto-send arms the silence timer', listening({ transcript: 'hello' }), { type: 'result', final: ' there ', interim: '' }, { transcript: 'hello there', interim: '' }, [{ type: 'armSilence' }]],
-  ['an interim result is shown, not kept', listening({ transcript: 'hello' }), { type: 'result', final: '', interim: 'wor' }, { transcript: 'hello', interim: 'wor' }, [{ type: 'armSilence' }]],
+  [
+    'a final result is accumulated; auto-send arms the silence timer',
+    listening({ transcript: 'hello' }),
+    { type: 'result', final: ' there ', interim: '' },
+    { transcript: 'hello there', interim: '' },
+    [{ type: 'armSilence' }],
+  ],
+  [
+    'an interim result is shown, not kept',
+    listening({ transcript: 'hello' }),
+    { type: 'result', final: '', interim: 'wor' },
+    { transcript: 'hello', interim: 'wor' },
+    [{ type: 'armSilence' }],
+  ],
   ['without auto-send no timer is armed', listening({ autoSend: false }), { type: 'result', final: 'hi', interim: '' }, { transcript: 'hi' }, []],
   ['a result after listening ended is ignored', idle(), { type: 'result', final: 'late', interim: '' }, { transcript: '' }, []],
   [
@@ -45,16 +63,52 @@ const rows: Row[] = [
     [{ type: 'disarmSilence' }, { type: 'stopRecognition' }, { type: 'send', text: 'what is urgent now' }],
   ],
   ['silence with nothing heard keeps listening', listening(), { type: 'silence' }, { status: 'listening' }, []],
-  ['silence without auto-send does nothing', listening({ autoSend: false, transcript: 'hi' }), { type: 'silence' }, { status: 'listening', transcript: 'hi' }, []],
+  [
+    'silence without auto-send does nothing',
+    listening({ autoSend: false, transcript: 'hi' }),
+    { type: 'silence' },
+    { status: 'listening', transcript: 'hi' },
+    [],
+  ],
 
   // stop, end, cancel, send
-  ['stop while listening sends at once', listening({ transcript: 'hi' }), { type: 'stop' }, { status: 'idle', transcript: '' }, [{ type: 'disarmSilence' }, { type: 'stopRecognition' }, { type: 'send', text: 'hi' }]],
-  ['stop while listening with nothing heard sends nothing', listening(), { type: 'stop' }, { status: 'idle' }, [{ type: 'disarmSilence' }, { type: 'stopRecognition' }]],
-  ['recognition ending by itself sends with auto-send', listening({ transcript: 'hi' }), { type: 'end' }, { status: 'idle', transcript: '' }, [{ type: 'disarmSilence' }, { type: 'stopRecognition' }, { type: 'send', text: 'hi' }]],
-  ['recognition ending without auto-send keeps the words to send by hand', listening({ autoSend: false, transcript: 'hi' }), { type: 'end' }, { status: 'idle', transcript: 'hi' }, [{ type: 'disarmSilence' }, { type: 'stopRecognition' }]],
+  [
+    'stop while listening sends at once',
+    listening({ transcript: 'hi' }),
+    { type: 'stop' },
+    { status: 'idle', transcript: '' },
+    [{ type: 'disarmSilence' }, { type: 'stopRecognition' }, { type: 'send', text: 'hi' }],
+  ],
+  [
+    'stop while listening with nothing heard sends nothing',
+    listening(),
+    { type: 'stop' },
+    { status: 'idle' },
+    [{ type: 'disarmSilence' }, { type: 'stopRecognition' }],
+  ],
+  [
+    'recognition ending by itself sends with auto-send',
+    listening({ transcript: 'hi' }),
+    { type: 'end' },
+    { status: 'idle', transcript: '' },
+    [{ type: 'disarmSilence' }, { type: 'stopRecognition' }, { type: 'send', text: 'hi' }],
+  ],
+  [
+    'recognition ending without auto-send keeps the words to send by hand',
+    listening({ autoSend: false, transcript: 'hi' }),
+    { type: 'end' },
+    { status: 'idle', transcript: 'hi' },
+    [{ type: 'disarmSilence' }, { type: 'stopRecognition' }],
+  ],
   ['send sends the kept words', idle({ transcript: 'hi' }), { type: 'send' }, { transcript: '' }, [{ type: 'send', text: 'hi' }]],
   ['send with nothing kept does nothing', idle(), { type: 'send' }, {}, []],
-  ['cancel while listening discards the words', listening({ transcript: 'hi', interim: 'x' }), { type: 'cancel' }, { status: 'idle', transcript: '', interim: '' }, [{ type: 'disarmSilence' }, { type: 'stopRecognition' }]],
+  [
+    'cancel while listening discards the words',
+    listening({ transcript: 'hi', interim: 'x' }),
+    { type: 'cancel' },
+    { status: 'idle', transcript: '', interim: '' },
+    [{ type: 'disarmSilence' }, { type: 'stopRecognition' }],
+  ],
   ['cancel while recording discards the recording', recording(), { type: 'cancel' }, { status: 'idle' }, [{ type: 'discardRecording' }]],
   ['cancel while transcribing drops the answer to come', transcribing(), { type: 'cancel' }, { status: 'idle' }, []],
 
@@ -69,15 +123,13 @@ const rows: Row[] = [
     [{ type: 'disarmSilence' }, { type: 'stopRecognition' }],
   ],
   ['start failing shows its text', listening(), { type: 'startFailed' }, { status: 'error', error: VOICE_ERRORS.startFailed }, [{ type: 'disarmSilence' }]],
-  ...(['network', 'service-not-allowed', 'language-not-supported'] as const).map(
-    (code): Row => [
-      `${code} switches to recording, with the notice for 3 s`,
-      listening({ transcript: 'half' }),
-      { type: 'speechError', code },
-      { status: 'recording', mode: 'recording', notice: VOICE_ERRORS.switching, transcript: '' },
-      [{ type: 'disarmSilence' }, { type: 'stopRecognition' }, { type: 'startRecording' }, { type: 'clearNoticeLater' }],
-    ],
-  ),
+  ...(['network', 'service-not-allowed', 'language-not-supported'] as const).map((code): Row => [
+    `${code} switches to recording, with the notice for 3 s`,
+    listening({ transcript: 'half' }),
+    { type: 'speechError', code },
+    { status: 'recording', mode: 'recording', notice: VOICE_ERRORS.switching, transcript: '' },
+    [{ type: 'disarmSilence' }, { type: 'stopRecognition' }, { type: 'startRecording' }, { type: 'clearNoticeLater' }],
+  ]),
   [
     'network without recording support: the notice and the recording error',
     listening({ support: { speech: true, recording: false } }),
@@ -89,8 +141,20 @@ const rows: Row[] = [
 
   // switching modes
   ['the user switches back to speech', idle({ mode: 'recording' }), { type: 'switchMode', mode: 'speech' }, { mode: 'speech', status: 'idle' }, []],
-  ['switching while recording discards it', recording(), { type: 'switchMode', mode: 'speech' }, { mode: 'speech', status: 'idle' }, [{ type: 'discardRecording' }]],
-  ['switching while listening stops it', listening({ transcript: 'x' }), { type: 'switchMode', mode: 'recording' }, { mode: 'recording', status: 'idle', transcript: '' }, [{ type: 'disarmSilence' }, { type: 'stopRecognition' }]],
+  [
+    'switching while recording discards it',
+    recording(),
+    { type: 'switchMode', mode: 'speech' },
+    { mode: 'speech', status: 'idle' },
+    [{ type: 'discardRecording' }],
+  ],
+  [
+    'switching while listening stops it',
+    listening({ transcript: 'x' }),
+    { type: 'switchMode', mode: 'recording' },
+    { mode: 'recording', status: 'idle', transcript: '' },
+    [{ type: 'disarmSilence' }, { type: 'stopRecognition' }],
+  ],
   [
     'switching to speech where there is none',
     idle({ mode: 'recording', support: { speech: false, recording: true } }),
@@ -104,13 +168,37 @@ const rows: Row[] = [
 
   // recording and transcription
   ['stop while recording uploads', recording(), { type: 'stop' }, { status: 'transcribing' }, [{ type: 'stopRecording' }]],
-  ['the transcript is sent', transcribing(), { type: 'transcribed', text: ' summarize urgent ' }, { status: 'idle' }, [{ type: 'send', text: 'summarize urgent' }]],
+  [
+    'the transcript is sent',
+    transcribing(),
+    { type: 'transcribed', text: ' summarize urgent ' },
+    { status: 'idle' },
+    [{ type: 'send', text: 'summarize urgent' }],
+  ],
   ['an empty transcript sends nothing', transcribing(), { type: 'transcribed', text: '  ' }, { status: 'idle' }, []],
   ['a transcript after cancel is dropped', idle({ mode: 'recording' }), { type: 'transcribed', text: 'late' }, { status: 'idle' }, []],
-  ['transcription failure with a reason', transcribing(), { type: 'transcriptionFailed', reason: 'too short' }, { status: 'error', error: 'Transcription failed: too short' }, []],
+  [
+    'transcription failure with a reason',
+    transcribing(),
+    { type: 'transcriptionFailed', reason: 'too short' },
+    { status: 'error', error: 'Transcription failed: too short' },
+    [],
+  ],
   ['transcription failure without one', transcribing(), { type: 'transcriptionFailed' }, { status: 'error', error: 'Transcription failed' }, []],
-  ['recording unsupported', recording(), { type: 'recordingError', phase: 'unsupported' }, { status: 'error', error: VOICE_ERRORS.recordingUnsupported }, [{ type: 'discardRecording' }]],
-  ['no audio format', recording(), { type: 'recordingError', phase: 'noFormat' }, { status: 'error', error: 'No supported audio format found' }, [{ type: 'discardRecording' }]],
+  [
+    'recording unsupported',
+    recording(),
+    { type: 'recordingError', phase: 'unsupported' },
+    { status: 'error', error: VOICE_ERRORS.recordingUnsupported },
+    [{ type: 'discardRecording' }],
+  ],
+  [
+    'no audio format',
+    recording(),
+    { type: 'recordingError', phase: 'noFormat' },
+    { status: 'error', error: 'No supported audio format found' },
+    [{ type: 'discardRecording' }],
+  ],
   [
     'the microphone refused',
     recording(),
@@ -118,7 +206,13 @@ const rows: Row[] = [
     { status: 'error', error: 'Failed to start recording: Permission denied' },
     [{ type: 'discardRecording' }],
   ],
-  ['the recorder failing', recording(), { type: 'recordingError', phase: 'record', reason: 'device lost' }, { status: 'error', error: 'Recording failed: device lost' }, [{ type: 'discardRecording' }]],
+  [
+    'the recorder failing',
+    recording(),
+    { type: 'recordingError', phase: 'record', reason: 'device lost' },
+    { status: 'error', error: 'Recording failed: device lost' },
+    [{ type: 'discardRecording' }],
+  ],
   ['dismiss clears the error', idle({ status: 'error', error: 'x' }), { type: 'dismiss' }, { status: 'idle', error: null }, []],
 ];
 

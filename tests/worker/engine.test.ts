@@ -28,7 +28,10 @@ let browserSession: string | null = null;
 beforeAll(async () => {
   server = await startTestServer();
   channel = new MessageChannel();
-  startEngine(channel.port1 as unknown as Comlink.Endpoint, browserFetch(server.url, () => browserSession));
+  startEngine(
+    channel.port1 as unknown as Comlink.Endpoint,
+    browserFetch(server.url, () => browserSession),
+  );
   const bootstrap = Comlink.wrap<EngineBootstrap>(channel.port2 as unknown as Comlink.Endpoint);
   engine = (await bootstrap.start({ baseUrl: server.url, debug: false })) as unknown as RemoteEngine;
   setEngineForTests(Promise.resolve(engine));
@@ -122,12 +125,13 @@ describe('engine over a MessageChannel', () => {
 
   it('sends into a thread conversation as a reply to its thread', async () => {
     const { token } = await signIn(server.url);
-    const threads = (await api(server.url, token)<{ data: { conversations: ConversationSummary[] } }>('/api/conversations/data?type=thread')).body.data.conversations;
+    const threads = (await api(server.url, token)<{ data: { conversations: ConversationSummary[] } }>('/api/conversations/data?type=thread')).body.data
+      .conversations;
     const result = await command((e) => e.send(threads[0]!.id, 'Replying in the thread'));
     expect(result).toEqual({ ok: true });
   });
 
-  it('announces live messages from others, formatted for a notification, and never the member\'s own', async () => {
+  it("announces live messages from others, formatted for a notification, and never the member's own", async () => {
     const { token } = await signIn(server.url);
     const all = (await api(server.url, token)<{ data: { conversations: ConversationSummary[] } }>('/api/conversations/data?type=dm')).body.data.conversations;
     const dm = all[0]!;
@@ -143,9 +147,10 @@ describe('engine over a MessageChannel', () => {
     incoming.stop();
   });
 
-  it('searches: local matches at once, then the server\'s messages merged in', async () => {
+  it("searches: local matches at once, then the server's messages merged in", async () => {
     const { token } = await signIn(server.url);
-    const channel = (await api(server.url, token)<{ data: { conversations: ConversationSummary[] } }>('/api/conversations/data?type=channel')).body.data.conversations[0]!;
+    const channel = (await api(server.url, token)<{ data: { conversations: ConversationSummary[] } }>('/api/conversations/data?type=channel')).body.data
+      .conversations[0]!;
     await api(server.url, token)('/api/messages/send', { body: { channel: channel.id, text: `Searching for ${channel.name} wombatword` } });
     const results = watch(remoteStream<SearchState<PaletteItem>>((e, o) => e.search(o)));
     await command((e) => e.setSearchQuery(channel.name));
@@ -200,11 +205,15 @@ describe('a list that remounts under the same key', () => {
   it('sends the window of a new filter text even when it has as many rows as the last one', async () => {
     // Two filter texts with the same number of matches (computed over the same data with the worker's own store).
     const { token } = await signIn(server.url);
-    const data = (await api(server.url, token)<{ data: { conversations: ConversationSummary[]; users: Record<string, UserData> } }>('/api/conversations/data')).body.data;
+    const data = (await api(server.url, token)<{ data: { conversations: ConversationSummary[]; users: Record<string, UserData> } }>('/api/conversations/data'))
+      .body.data;
     const local = new EngineStore({ warn: () => {} });
     local.replaceAll(data.conversations, data.users);
     const layout = (query: string): Layout => ({ order: 'time', headers: false, collapsed: [], query });
-    const idsFor = (q: string) => rowsOf(local.window('conversations', 0, 50, layout(q))).map((r) => r.id).sort();
+    const idsFor = (q: string) =>
+      rowsOf(local.window('conversations', 0, 50, layout(q)))
+        .map((r) => r.id)
+        .sort();
     const byCount = new Map<number, string>();
     let pair: [string, string] | undefined;
     for (const c of data.conversations.filter((x) => x.type === 'channel')) {
@@ -220,9 +229,23 @@ describe('a list that remounts under the same key', () => {
     const [first, second] = pair!;
     const win = watch(remoteStream<ViewWindow>((e, o) => e.viewWindow('w4', o)));
     await command((e) => e.setWindow('w4', 'conversations', 0, 50, { layout: layout(first) }));
-    await win.until((w) => rowsOf(w).map((r) => r.id).sort().join() === idsFor(first).join(), 'the first filter');
+    await win.until(
+      (w) =>
+        rowsOf(w)
+          .map((r) => r.id)
+          .sort()
+          .join() === idsFor(first).join(),
+      'the first filter',
+    );
     await command((e) => e.setWindow('w4', 'conversations', 0, 50, { layout: layout(second) }));
-    await win.until((w) => rowsOf(w).map((r) => r.id).sort().join() === idsFor(second).join(), 'the second filter, as many rows');
+    await win.until(
+      (w) =>
+        rowsOf(w)
+          .map((r) => r.id)
+          .sort()
+          .join() === idsFor(second).join(),
+      'the second filter, as many rows',
+    );
     win.stop();
   });
 });

@@ -30,7 +30,7 @@ afterAll(() => new Promise<void>((r) => server.close(() => r())));
 describe('http client', () => {
   const client = () => createHttpClient({ baseUrl: base });
 
-  it('answers the body; the session is the browser\'s same-origin cookie, never a header the worker holds', async () => {
+  it("answers the body; the session is the browser's same-origin cookie, never a header the worker holds", async () => {
     const inits: RequestInit[] = [];
     const spy: typeof fetch = (input, init) => {
       inits.push(init ?? {});
@@ -46,15 +46,21 @@ describe('http client', () => {
     ['/api/message', 403, 'Not yours'],
     ['/api/plain', 500, 'An unexpected error occurred'],
   ])('turns %s into {isNetworkError: false, status, message}', async (path, status, message) => {
-    const error = await client().request(path).catch((e: unknown) => e);
+    const error = await client()
+      .request(path)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(HttpFailure);
     expect((error as HttpFailure).toJSON()).toEqual({ isNetworkError: false, status, message });
   });
 
   it('reports a timeout and an unreachable server as network errors', async () => {
-    const slow = await createHttpClient({ baseUrl: base, timeoutMs: 50 }).request('/api/slow').catch((e: unknown) => e);
+    const slow = await createHttpClient({ baseUrl: base, timeoutMs: 50 })
+      .request('/api/slow')
+      .catch((e: unknown) => e);
     expect((slow as HttpFailure).toJSON()).toEqual({ isNetworkError: true, status: 0, message: 'The request timed out' });
-    const down = await createHttpClient({ baseUrl: 'http://127.0.0.1:9' }).request('/api/ok').catch((e: unknown) => e);
+    const down = await createHttpClient({ baseUrl: 'http://127.0.0.1:9' })
+      .request('/api/ok')
+      .catch((e: unknown) => e);
     expect((down as HttpFailure).isNetworkError).toBe(true);
   });
 });

@@ -61,16 +61,23 @@ describe('reduceSummary', () => {
     expect(next.unread_count).toBe(1);
   });
 
-  it.each([['channel_topic'], ['channel_join'], ['pinned_item'], ['tombstone']])('a %s line moves the activity, never the preview or the unread count', (subtype) => {
-    const line: Message = { ...message_new, subtype, text: `<@${USER_ALICE.id}> did something to the channel` };
-    const next = reduceSummary(base, newMessage(line), USER_ME.id)!;
-    expect(next.latest_message).toMatchObject({ ts: line.ts, text: 'earlier', user: USER_ALICE.id });
-    expect(next.latest_activity).toBe(Number(line.ts.split('.')[0]));
-    expect(next.unread_count).toBe(0);
-  });
+  it.each([['channel_topic'], ['channel_join'], ['pinned_item'], ['tombstone']])(
+    'a %s line moves the activity, never the preview or the unread count',
+    (subtype) => {
+      const line: Message = { ...message_new, subtype, text: `<@${USER_ALICE.id}> did something to the channel` };
+      const next = reduceSummary(base, newMessage(line), USER_ME.id)!;
+      expect(next.latest_message).toMatchObject({ ts: line.ts, text: 'earlier', user: USER_ALICE.id });
+      expect(next.latest_activity).toBe(Number(line.ts.split('.')[0]));
+      expect(next.unread_count).toBe(0);
+    },
+  );
 
   it('takes the absolute unread count the server sent', () => {
-    const next = reduceSummary({ ...base, unread_count: 1, unread_count_display: 1 }, newMessage(message_new, { unread_count: 7, unread_count_display: 6 }), USER_ME.id)!;
+    const next = reduceSummary(
+      { ...base, unread_count: 1, unread_count_display: 1 },
+      newMessage(message_new, { unread_count: 7, unread_count_display: 6 }),
+      USER_ME.id,
+    )!;
     expect([next.unread_count, next.unread_count_display]).toEqual([7, 6]);
   });
 
@@ -116,7 +123,12 @@ describe('reduceMessages', () => {
   });
 
   it('merges the attached user data into the message', () => {
-    const next = reduceMessages([], CHANNEL_ID, newMessage({ ...message_new, user_data: undefined }, { users: { [USER_ALICE.id]: USER_ALICE } }), memoryLogger());
+    const next = reduceMessages(
+      [],
+      CHANNEL_ID,
+      newMessage({ ...message_new, user_data: undefined }, { users: { [USER_ALICE.id]: USER_ALICE } }),
+      memoryLogger(),
+    );
     expect(next[0]!.user_data).toEqual(USER_ALICE);
   });
 
@@ -163,7 +175,11 @@ describe('reduceMessageChange (edits and deletions made in the workspace)', () =
   const list = [top, other];
 
   it('replaces an edited message, keeping its replies', () => {
-    const next = reduceMessageChange(list, CHANNEL_ID, { conversation_id: CHANNEL_ID, reason: 'message_changed', message: { ...top, text: 'after', threads: undefined } });
+    const next = reduceMessageChange(list, CHANNEL_ID, {
+      conversation_id: CHANNEL_ID,
+      reason: 'message_changed',
+      message: { ...top, text: 'after', threads: undefined },
+    });
     expect(next.map((m) => m.text)).toEqual(['after', 'other']);
     expect(next[0]!.threads).toEqual([reply]);
   });
@@ -179,11 +195,21 @@ describe('reduceMessageChange (edits and deletions made in the workspace)', () =
       resolved_text: 'Deploy *done*',
     };
     const next = reduceMessageChange(list, CHANNEL_ID, { conversation_id: CHANNEL_ID, reason: 'message_changed', message: edited });
-    expect(next[0]).toMatchObject({ blocks: edited.blocks, reactions: edited.reactions, edited: edited.edited, resolved_text: 'Deploy *done*', threads: [reply] });
+    expect(next[0]).toMatchObject({
+      blocks: edited.blocks,
+      reactions: edited.reactions,
+      edited: edited.edited,
+      resolved_text: 'Deploy *done*',
+      threads: [reply],
+    });
   });
 
   it('replaces an edited thread reply', () => {
-    const next = reduceMessageChange(list, CHANNEL_ID, { conversation_id: CHANNEL_ID, reason: 'message_changed', message: { ...reply, text: 'a better reply' } });
+    const next = reduceMessageChange(list, CHANNEL_ID, {
+      conversation_id: CHANNEL_ID,
+      reason: 'message_changed',
+      message: { ...reply, text: 'a better reply' },
+    });
     expect(next[0]!.threads!.map((r) => r.text)).toEqual(['a better reply']);
   });
 

@@ -75,12 +75,21 @@ describe('EngineStore views', () => {
 });
 
 describe('EngineStore layouts', () => {
-  const categorised = (i: number, at: number, category?: 'urgent' | 'can_wait' | 'fyi'): ConversationSummary => ({ ...conv(i, at, 1), ...(category ? { ai_category: category } : {}) });
+  const categorised = (i: number, at: number, category?: 'urgent' | 'can_wait' | 'fyi'): ConversationSummary => ({
+    ...conv(i, at, 1),
+    ...(category ? { ai_category: category } : {}),
+  });
   const grouped: Layout = { order: 'ai', headers: true, collapsed: ['can_wait', 'fyi', 'none'], query: '' };
 
   function fixture() {
     const store = new EngineStore({ warn: () => {} });
-    store.replaceAll([categorised(1, 100, 'fyi'), categorised(2, 300, 'urgent'), categorised(3, 200, 'urgent'), categorised(4, 400), categorised(5, 50, 'can_wait')]);
+    store.replaceAll([
+      categorised(1, 100, 'fyi'),
+      categorised(2, 300, 'urgent'),
+      categorised(3, 200, 'urgent'),
+      categorised(4, 400),
+      categorised(5, 50, 'can_wait'),
+    ]);
     return store;
   }
 

@@ -95,7 +95,11 @@ export class AiDirectory {
 
   /** Slack markup as plain text with this workspace's names. */
   plain(text: string): string {
-    return plainText(text, { user: (id) => this.nameOf(id), channel: (id) => this.mentioned.channels.get(id), usergroup: (id) => this.mentioned.usergroups.get(id) });
+    return plainText(text, {
+      user: (id) => this.nameOf(id),
+      channel: (id) => this.mentioned.channels.get(id),
+      usergroup: (id) => this.mentioned.usergroups.get(id),
+    });
   }
 
   /** The name of a channel (for a thread: its parent's), cached. */
@@ -122,7 +126,10 @@ export class AiDirectory {
 }
 
 /** What the AI needs to know of a conversation (a ConversationSummary or an UnreadConversation). */
-export type AiConversationRef = Pick<ConversationSummary, 'id' | 'type' | 'name' | 'is_private' | 'dm_user' | 'parent_conversation_id' | 'unread_count' | 'last_read'>;
+export type AiConversationRef = Pick<
+  ConversationSummary,
+  'id' | 'type' | 'name' | 'is_private' | 'dm_user' | 'parent_conversation_id' | 'unread_count' | 'last_read'
+>;
 
 /** The name the AI knows a conversation by: the channel's, the DM person's, or the thread's channel. */
 export async function aiConversationName(directory: AiDirectory, summary: AiConversationRef): Promise<string> {
@@ -132,7 +139,13 @@ export async function aiConversationName(directory: AiDirectory, summary: AiConv
 }
 
 /** The messages to read of a conversation: the unread ones (newest AI_UNREAD_MESSAGES), else the last few. */
-export async function aiMessagesOf(store: Store, directory: AiDirectory, workspaceId: string, summary: AiConversationRef, memberId: string): Promise<AiMessage[]> {
+export async function aiMessagesOf(
+  store: Store,
+  directory: AiDirectory,
+  workspaceId: string,
+  summary: AiConversationRef,
+  memberId: string,
+): Promise<AiMessage[]> {
   const recent = await store.listMessages(workspaceId, summary.id, AI_UNREAD_MESSAGES);
   const readable = recent.filter((m) => !isQuietSubtype(m.subtype));
   const unread = readable.filter((m) => compareTs(m.ts, summary.last_read) > 0 && m.user !== memberId);
@@ -155,7 +168,6 @@ export async function channelLabel(directory: AiDirectory, conversation: AiConve
 export function permalinkOf(conversationId: string, ts: string): string {
   return `/conversations?open=${encodeURIComponent(conversationId)}&ts=${encodeURIComponent(ts)}`;
 }
-
 
 /** One conversation as a ClassifyInput. */
 export async function classifyInputOf(

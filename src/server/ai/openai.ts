@@ -300,7 +300,12 @@ function classifyConversation(input: ClassifyInput) {
 /** 'Can wait', 'can-wait', 'CAN_WAIT' → 'can_wait'. */
 const categorySchema = z
   .string()
-  .transform((value) => value.trim().toLowerCase().replace(/[\s-]+/g, '_'))
+  .transform((value) =>
+    value
+      .trim()
+      .toLowerCase()
+      .replace(/[\s-]+/g, '_'),
+  )
   .pipe(z.enum(['urgent', 'can_wait', 'fyi']));
 
 /** Triggers as strings or {why}; empty ones dropped. */
@@ -331,7 +336,10 @@ export const confidenceSchema = z
 const classificationResultSchema = z.object({
   id: z.union([z.string(), z.number()]).transform(String),
   category: categorySchema,
-  reason: z.string().optional().transform((r) => r?.trim() ?? ''),
+  reason: z
+    .string()
+    .optional()
+    .transform((r) => r?.trim() ?? ''),
   triggers: triggersSchema,
   confidence: confidenceSchema,
 });
@@ -409,16 +417,10 @@ function answerMessages(request: AnswerRequest): ChatCompletionMessageParam[] {
     'If the sources do not answer the question, say so in one sentence; never invent facts, names or dates.',
     `Be brief and direct. Now is ${new Date(request.now).toISOString().slice(0, 16).replace('T', ' ')} UTC.`,
   ].join('\n');
-  const sources = request.retrieved.length
-    ? request.retrieved.map((source, i) => sourceLine(source, i, request.now)).join('\n')
-    : '(no messages found)';
+  const sources = request.retrieved.length ? request.retrieved.map((source, i) => sourceLine(source, i, request.now)).join('\n') : '(no messages found)';
   // Earlier turns come first, so a follow-up ('and who fixed it?') reads in context.
   const earlier: ChatCompletionMessageParam[] = (request.history ?? []).map((turn) => ({ role: turn.role, content: turn.content }));
-  return [
-    { role: 'system', content: system },
-    ...earlier,
-    { role: 'user', content: `Sources:\n${sources}\n\nQuestion: ${request.question}` },
-  ];
+  return [{ role: 'system', content: system }, ...earlier, { role: 'user', content: `Sources:\n${sources}\n\nQuestion: ${request.question}` }];
 }
 
 /**
@@ -501,7 +503,10 @@ function catchupConversation(c: CatchupConversation, now: number) {
 
 const catchupReplySchema = z.object({
   message: z.string().min(1),
-  conversationIds: z.array(z.union([z.string(), z.number()]).transform(String)).optional().catch(undefined),
+  conversationIds: z
+    .array(z.union([z.string(), z.number()]).transform(String))
+    .optional()
+    .catch(undefined),
   action: z
     .string()
     .transform((a) => a.trim().toLowerCase())
@@ -525,7 +530,9 @@ function catchupReply(content: string, context: CatchupContext): Omit<CatchupRep
   switch (parsed.data.action) {
     case 'propose_mark_fyi_read': {
       const proposal = fyiProposal(context);
-      return proposal ? { ...reply, conversationIds: conversationIds.length ? conversationIds : proposal.conversationIds.slice(0, CATCHUP_REPLY_IDS), proposal } : reply;
+      return proposal
+        ? { ...reply, conversationIds: conversationIds.length ? conversationIds : proposal.conversationIds.slice(0, CATCHUP_REPLY_IDS), proposal }
+        : reply;
     }
     // The model's 'confirm' or 'decline' is never acted on: the service decides from the member's own words.
     default:

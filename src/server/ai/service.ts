@@ -93,7 +93,11 @@ export class AiService {
       if (data.action !== 'new_message' || !data.conversation_id || data.is_thread) continue;
       if (data.message?.user === event.userId || data.message?.subtype) continue;
       if (!this.deps.hub.listening(workspaceId, event.userId)) continue;
-      this.dueLive.set(`${workspaceId}\u0000${event.userId}\u0000${data.conversation_id}`, { workspaceId, userId: event.userId, conversationId: data.conversation_id });
+      this.dueLive.set(`${workspaceId}\u0000${event.userId}\u0000${data.conversation_id}`, {
+        workspaceId,
+        userId: event.userId,
+        conversationId: data.conversation_id,
+      });
     }
     if (this.dueLive.size > 0 && !this.liveTimer) {
       this.liveTimer = setTimeout(() => {
@@ -126,7 +130,14 @@ export class AiService {
     // Over the member's daily budget, the conversation waits for tomorrow's triage (the budget throws; logged above).
     const [result] = await this.budget.spend({ workspaceId, userId }, (meter) => this.deps.provider.classify([input], lessons, undefined, meter));
     if (!result) return;
-    const label: AiLabel = { conversationId, category: result.category, reason: result.reason, confidence: result.confidence, triggers: result.triggers, basisTs: summary.latest_message?.ts ?? '' };
+    const label: AiLabel = {
+      conversationId,
+      category: result.category,
+      reason: result.reason,
+      confidence: result.confidence,
+      triggers: result.triggers,
+      basisTs: summary.latest_message?.ts ?? '',
+    };
     const written = await store.setAiLabels(workspaceId, userId, [label], this.deps.now(), (done) =>
       done.map((l) => ({ userId, type: 'conversation_update', data: labelUpdate(l) })),
     );
@@ -224,7 +235,14 @@ export class AiService {
       );
       const labels: AiLabel[] = batch.map((c, k) => {
         const r = results[k]!;
-        return { conversationId: c.input.conversationId, category: r.category, reason: r.reason, confidence: r.confidence, triggers: r.triggers, basisTs: c.basisTs };
+        return {
+          conversationId: c.input.conversationId,
+          category: r.category,
+          reason: r.reason,
+          confidence: r.confidence,
+          triggers: r.triggers,
+          basisTs: c.basisTs,
+        };
       });
       const result = await store.setAiLabels(session.workspaceId, session.userId, labels, this.deps.now(), (done) =>
         done.map((l) => ({ userId: session.userId, type: 'conversation_update', data: labelUpdate(l) })),
@@ -351,7 +369,12 @@ export class AiService {
    * The member's messages that match the question: first every content word must match; when
    * that finds too little, any of them (a second iteration). Ranked by relevance and age.
    */
-  private async retrieve(session: Session, directory: AiDirectory, question: string, topK: number): Promise<{ retrieved: RetrievedMessage[]; iterations: number }> {
+  private async retrieve(
+    session: Session,
+    directory: AiDirectory,
+    question: string,
+    topK: number,
+  ): Promise<{ retrieved: RetrievedMessage[]; iterations: number }> {
     const { store } = this.deps;
     const terms = searchTerms(question);
     if (terms.length === 0) return { retrieved: [], iterations: 0 };
@@ -422,4 +445,3 @@ function toSource(r: RetrievedMessage): AskSource {
 }
 
 const clamp01 = (n: number) => (Number.isFinite(n) ? Math.min(1, Math.max(0, n)) : 0);
-

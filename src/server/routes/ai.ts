@@ -21,7 +21,19 @@ export const MAX_QUESTION_LENGTH = 2_000;
 /** The largest audio upload (the transcription APIs' own limit is 25 MB). */
 export const MAX_AUDIO_BYTES = 25 * 1024 * 1024;
 /** Audio types the transcription takes (by the upload's MIME type, parameters ignored). */
-export const AUDIO_TYPES = ['audio/webm', 'audio/ogg', 'audio/mp4', 'audio/mpeg', 'audio/wav', 'audio/x-wav', 'audio/wave', 'audio/flac', 'audio/m4a', 'audio/x-m4a', 'video/webm'];
+export const AUDIO_TYPES = [
+  'audio/webm',
+  'audio/ogg',
+  'audio/mp4',
+  'audio/mpeg',
+  'audio/wav',
+  'audio/x-wav',
+  'audio/wave',
+  'audio/flac',
+  'audio/m4a',
+  'audio/x-m4a',
+  'video/webm',
+];
 
 const askSchema = z.object({
   question: z
@@ -180,7 +192,8 @@ export function aiRoutes(ctx: AppContext) {
     bodyLimit({ maxSize: MAX_AUDIO_BYTES + 64 * 1024, onError: (c) => c.json({ error: 'The audio file is larger than 25 MB' }, 413) }),
     async (c) => {
       const ai = aiOf(ctx);
-      if (!(c.req.header('content-type') ?? '').startsWith('multipart/form-data')) throw new HttpProblem(400, 'Send the audio as multipart/form-data with a file field named audio');
+      if (!(c.req.header('content-type') ?? '').startsWith('multipart/form-data'))
+        throw new HttpProblem(400, 'Send the audio as multipart/form-data with a file field named audio');
       const form = await c.req.parseBody().catch(() => {
         throw new HttpProblem(400, 'The multipart body could not be read');
       });
@@ -190,7 +203,11 @@ export function aiRoutes(ctx: AppContext) {
       const mimeType = (file.type || '').split(';')[0]!.trim().toLowerCase();
       if (!AUDIO_TYPES.includes(mimeType)) throw new HttpProblem(400, `Unsupported audio type ${mimeType || '(none)'}: send webm, ogg, mp4, mpeg, wav or flac`);
       if (!ai.provider.canTranscribe) throw new AiError('Transcription needs a speech model: set SIFT_AI_BASE_URL to an OpenAI-compatible server', 503);
-      const transcript = await ai.transcribe(c.get('session'), { data: new Uint8Array(await file.arrayBuffer()), mimeType, filename: file.name || 'audio' }, clientSignal(c));
+      const transcript = await ai.transcribe(
+        c.get('session'),
+        { data: new Uint8Array(await file.arrayBuffer()), mimeType, filename: file.name || 'audio' },
+        clientSignal(c),
+      );
       return c.json({ success: true, transcript });
     },
   );

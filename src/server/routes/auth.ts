@@ -49,7 +49,11 @@ export function signedInAddress(workspaceId: string): string {
 export function featureFlags(ctx: AppContext): Record<string, FeatureFlag> {
   return {
     aiEnabled: ctx.ai
-      ? { enabled: true, state: ctx.ai.provider.kind, config: { provider: ctx.ai.provider.kind, model: ctx.ai.provider.model, transcription: ctx.ai.provider.canTranscribe } }
+      ? {
+          enabled: true,
+          state: ctx.ai.provider.kind,
+          config: { provider: ctx.ai.provider.kind, model: ctx.ai.provider.model, transcription: ctx.ai.provider.canTranscribe },
+        }
       : { enabled: false, state: 'unavailable', config: {} },
     userProfile: ctx.config.features?.userProfile === false ? { enabled: false, state: 'off', config: {} } : { enabled: true, state: 'on', config: {} },
     demoMode: { enabled: ctx.source.mode === 'demo', state: ctx.source.mode, config: {} },
@@ -59,7 +63,11 @@ export function featureFlags(ctx: AppContext): Record<string, FeatureFlag> {
 export function authRoutes(ctx: AppContext) {
   const app = new Hono<AppEnv>();
   // Slack mode: OAuth v2 sign-in (GET /auth/slack and its callback); the demo sign-in below is then never reached.
-  if (ctx.source instanceof SlackSource) app.route('/', slackAuthRoutes(ctx, ctx.source, (c) => sessionOf(ctx, c)));
+  if (ctx.source instanceof SlackSource)
+    app.route(
+      '/',
+      slackAuthRoutes(ctx, ctx.source, (c) => sessionOf(ctx, c)),
+    );
 
   app.get('/auth/slack', async (c) => {
     if (!ctx.source.demoSignIn) throw new HttpProblem(501, 'Slack sign-in is not configured on this server');

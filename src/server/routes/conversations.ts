@@ -30,12 +30,8 @@ const ruleSchema = z.object({
 });
 
 const filteredSchema = z.object({
-  filter: z
-    .union([z.array(ruleSchema), z.object({ rules: z.array(ruleSchema), combinator: z.enum(['and', 'or']).optional() })])
-    .optional(),
-  sort: z
-    .object({ field: z.enum(['latest_activity', 'unread_count', 'name']), direction: z.enum(['asc', 'desc']).optional() })
-    .optional(),
+  filter: z.union([z.array(ruleSchema), z.object({ rules: z.array(ruleSchema), combinator: z.enum(['and', 'or']).optional() })]).optional(),
+  sort: z.object({ field: z.enum(['latest_activity', 'unread_count', 'name']), direction: z.enum(['asc', 'desc']).optional() }).optional(),
   includeThreads: z.boolean().optional(),
   includeUserData: z.boolean().optional(),
   limit: z.number().int().min(1).max(100_000).optional(),
@@ -140,7 +136,10 @@ export function conversationRoutes(ctx: AppContext) {
     const total = matched.length;
     const page = matched.slice(body.offset ?? 0, (body.offset ?? 0) + (body.limit ?? total));
     const users = body.includeUserData
-      ? await ctx.store.userData(s.workspaceId, page.flatMap((conv) => conv.member_ids))
+      ? await ctx.store.userData(
+          s.workspaceId,
+          page.flatMap((conv) => conv.member_ids),
+        )
       : undefined;
     return c.json({ success: true, data: { conversations: page, users }, aggregates: aggregateOf(matched), total });
   });
@@ -167,15 +166,19 @@ export function conversationRoutes(ctx: AppContext) {
     const s = c.get('session');
     const { groups } = await parseBody(
       c,
-      z.object({ groups: z.array(z.enum(['type', 'ai_category', 'is_private', 'unread'])).min(1).max(4) }),
+      z.object({
+        groups: z
+          .array(z.enum(['type', 'ai_category', 'is_private', 'unread']))
+          .min(1)
+          .max(4),
+      }),
     );
     const { conversations } = await ctx.store.listConversations(s.workspaceId, s.userId);
     const data: Record<string, Record<string, number>> = {};
     for (const group of groups) {
       const counts: Record<string, number> = {};
       for (const conv of conversations) {
-        const key =
-          group === 'unread' ? String(conv.unread_count_display > 0) : group === 'ai_category' ? (conv.ai_category ?? 'none') : String(conv[group]);
+        const key = group === 'unread' ? String(conv.unread_count_display > 0) : group === 'ai_category' ? (conv.ai_category ?? 'none') : String(conv[group]);
         counts[key] = (counts[key] ?? 0) + 1;
       }
       data[group] = counts;
@@ -205,7 +208,9 @@ export function conversationRoutes(ctx: AppContext) {
     const conversationId = c.req.param('id');
     await setManualCategory(messaging, { workspaceId: s.workspaceId, userId: s.userId, conversationId, category });
     // The category is saved; a lesson that cannot be written only costs the classifier a hint.
-    await ctx.ai?.learn(s, conversationId, category).catch((error: unknown) => ctx.logger.log('warn', 'could not store the lesson', { conversationId, error: String(error) }));
+    await ctx.ai
+      ?.learn(s, conversationId, category)
+      .catch((error: unknown) => ctx.logger.log('warn', 'could not store the lesson', { conversationId, error: String(error) }));
     return c.json({ success: true, conversation_id: conversationId, ai_category: category, ai_source: 'manual' });
   });
 
@@ -277,7 +282,13 @@ export function conversationRoutes(ctx: AppContext) {
       throw error;
     };
     await assertCanPost(messaging, { workspaceId: s.workspaceId, userId: s.userId, channel: body.channel, thread_ts: body.thread_ts }).catch(refused);
-    const delivered = await ctx.source.deliver?.({ workspaceId: s.workspaceId, userId: s.userId, conversationId: body.channel, text: body.text, thread_ts: body.thread_ts });
+    const delivered = await ctx.source.deliver?.({
+      workspaceId: s.workspaceId,
+      userId: s.userId,
+      conversationId: body.channel,
+      text: body.text,
+      thread_ts: body.thread_ts,
+    });
     const result = await postMessage(messaging, {
       workspaceId: s.workspaceId,
       userId: s.userId,

@@ -35,7 +35,10 @@ function violations(body: unknown): Array<Record<string, string>> {
     }
     return out;
   };
-  if (Array.isArray(body)) return body.slice(0, 10).flatMap((r) => (r && typeof r === 'object' && 'body' in r && r.body && typeof r.body === 'object' ? [pick(r.body as Record<string, unknown>)] : []));
+  if (Array.isArray(body))
+    return body
+      .slice(0, 10)
+      .flatMap((r) => (r && typeof r === 'object' && 'body' in r && r.body && typeof r.body === 'object' ? [pick(r.body as Record<string, unknown>)] : []));
   if (body && typeof body === 'object' && 'csp-report' in body) {
     const report = (body as { 'csp-report': unknown })['csp-report'];
     if (report && typeof report === 'object') return [pick(report as Record<string, unknown>)];
@@ -47,27 +50,23 @@ export function cspReportRoutes(ctx: AppContext) {
   const app = new Hono<AppEnv>();
   let windowStart = 0;
   let logged = 0;
-  app.post(
-    CSP_REPORT_PATH,
-    bodyLimit({ maxSize: MAX_REPORT_BYTES, onError: (c) => c.body(null, 413) }),
-    async (c) => {
-      let body: unknown;
-      try {
-        body = JSON.parse(await c.req.text());
-      } catch {
-        return c.body(null, 400);
-      }
-      const now = ctx.clock.now();
-      if (now - windowStart >= 60_000) {
-        windowStart = now;
-        logged = 0;
-      }
-      for (const violation of violations(body)) {
-        if (logged++ >= LOGGED_PER_MINUTE) break;
-        ctx.logger.log('warn', 'content security policy violation', violation);
-      }
-      return c.body(null, 204);
-    },
-  );
+  app.post(CSP_REPORT_PATH, bodyLimit({ maxSize: MAX_REPORT_BYTES, onError: (c) => c.body(null, 413) }), async (c) => {
+    let body: unknown;
+    try {
+      body = JSON.parse(await c.req.text());
+    } catch {
+      return c.body(null, 400);
+    }
+    const now = ctx.clock.now();
+    if (now - windowStart >= 60_000) {
+      windowStart = now;
+      logged = 0;
+    }
+    for (const violation of violations(body)) {
+      if (logged++ >= LOGGED_PER_MINUTE) break;
+      ctx.logger.log('warn', 'content security policy violation', violation);
+    }
+    return c.body(null, 204);
+  });
   return app;
 }

@@ -105,7 +105,8 @@ export function searchRoutes(ctx: AppContext) {
         .slice(0, limit);
       const summaries = new Map<string, ConversationSummary | null>();
       for (const { hit, score } of hits) {
-        if (!summaries.has(hit.conversation_id)) summaries.set(hit.conversation_id, await ctx.store.getConversation(s.workspaceId, s.userId, hit.conversation_id));
+        if (!summaries.has(hit.conversation_id))
+          summaries.set(hit.conversation_id, await ctx.store.getConversation(s.workspaceId, s.userId, hit.conversation_id));
         const conv = summaries.get(hit.conversation_id);
         if (!conv) continue;
         if (conv.dm_user) await nameOf(conv.dm_user);
@@ -125,7 +126,14 @@ export function searchRoutes(ctx: AppContext) {
     }
 
     // Names for the hits' channel and user group mentions and custom emoji, as a conversation gets them.
-    const mentions = messages.length ? await mentionsOf(ctx.store, s.workspaceId, s.userId, messages.map((m) => ({ ts: String(m.ts), text: String(m.text), channel: String(m.conversation_id) }))) : {};
+    const mentions = messages.length
+      ? await mentionsOf(
+          ctx.store,
+          s.workspaceId,
+          s.userId,
+          messages.map((m) => ({ ts: String(m.ts), text: String(m.text), channel: String(m.conversation_id) })),
+        )
+      : {};
     return c.json({
       success: true,
       results: { conversations, messages, users: people },

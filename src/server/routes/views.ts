@@ -82,7 +82,10 @@ const updateSchema = z
     position: viewFields.position.optional(),
     isVisible: viewFields.isVisible.optional(),
   })
-  .refine((patch) => Object.values(patch).some((v) => v !== undefined), 'nothing to change: give at least one of label, filters, combinator, parentViewId, position, isVisible');
+  .refine(
+    (patch) => Object.values(patch).some((v) => v !== undefined),
+    'nothing to change: give at least one of label, filters, combinator, parentViewId, position, isVisible',
+  );
 
 const visibilitySchema = z.object({ isVisible: z.boolean() });
 

@@ -287,9 +287,7 @@ export class SqliteStore implements Store {
   }
 
   async getWorkspace(id: string): Promise<Workspace | null> {
-    const row = this.st(`SELECT id, name, data FROM workspaces WHERE id = ?`).get(id) as
-      | { id: string; name: string; data: string }
-      | undefined;
+    const row = this.st(`SELECT id, name, data FROM workspaces WHERE id = ?`).get(id) as { id: string; name: string; data: string } | undefined;
     if (!row) return null;
     const extra = JSON.parse(row.data) as { domain?: string; icon?: string };
     const workspace: Workspace = { id: row.id, name: row.name };
@@ -321,11 +319,14 @@ export class SqliteStore implements Store {
 
   async addMembership(accountId: string, workspaceId: string, userId: string): Promise<boolean> {
     return this.db.transaction((): boolean => {
-      const owner = this.st(`SELECT account_id FROM memberships WHERE workspace_id = ? AND user_id = ?`).get(workspaceId, userId) as { account_id: string } | undefined;
+      const owner = this.st(`SELECT account_id FROM memberships WHERE workspace_id = ? AND user_id = ?`).get(workspaceId, userId) as
+        { account_id: string } | undefined;
       // Never moved, never replaced: an identity that is another account's stays there.
       if (owner) return owner.account_id === accountId;
       this.st(`INSERT OR IGNORE INTO accounts (id, created_at) VALUES (?, ?)`).run(accountId, Date.now());
-      return this.st(`INSERT OR IGNORE INTO memberships (account_id, workspace_id, user_id) VALUES (?, ?, ?)`).run(accountId, workspaceId, userId).changes === 1;
+      return (
+        this.st(`INSERT OR IGNORE INTO memberships (account_id, workspace_id, user_id) VALUES (?, ?, ?)`).run(accountId, workspaceId, userId).changes === 1
+      );
     })();
   }
 
@@ -345,8 +346,7 @@ export class SqliteStore implements Store {
 
   async accountFor(workspaceId: string, userId: string): Promise<string> {
     const row = this.st(`SELECT account_id FROM memberships WHERE workspace_id = ? AND user_id = ?`).get(workspaceId, userId) as
-      | { account_id: string }
-      | undefined;
+      { account_id: string } | undefined;
     if (row) return row.account_id;
     const accountId = `A_${workspaceId}_${userId}`;
     await this.addMembership(accountId, workspaceId, userId);
@@ -354,9 +354,7 @@ export class SqliteStore implements Store {
   }
 
   async getUser(workspaceId: string, userId: string): Promise<User | null> {
-    const row = this.st(`SELECT data FROM users WHERE workspace_id = ? AND id = ?`).get(workspaceId, userId) as
-      | { data: string }
-      | undefined;
+    const row = this.st(`SELECT data FROM users WHERE workspace_id = ? AND id = ?`).get(workspaceId, userId) as { data: string } | undefined;
     return row ? (JSON.parse(row.data) as User) : null;
   }
 
@@ -377,15 +375,18 @@ export class SqliteStore implements Store {
   /* ---------- sessions ---------- */
 
   async createSession(tokenHash: string, session: Session): Promise<void> {
-    this.st(
-      `INSERT INTO sessions (token_hash, account_id, workspace_id, user_id, created_at) VALUES (?, ?, ?, ?, ?)`,
-    ).run(tokenHash, session.accountId, session.workspaceId, session.userId, session.createdAt);
+    this.st(`INSERT INTO sessions (token_hash, account_id, workspace_id, user_id, created_at) VALUES (?, ?, ?, ?, ?)`).run(
+      tokenHash,
+      session.accountId,
+      session.workspaceId,
+      session.userId,
+      session.createdAt,
+    );
   }
 
   async getSession(tokenHash: string): Promise<Session | null> {
     const row = this.st(`SELECT account_id, workspace_id, user_id, created_at, last_seen_at FROM sessions WHERE token_hash = ?`).get(tokenHash) as
-      | { account_id: string; workspace_id: string; user_id: string; created_at: number; last_seen_at: number | null }
-      | undefined;
+      { account_id: string; workspace_id: string; user_id: string; created_at: number; last_seen_at: number | null } | undefined;
     if (!row) return null;
     const session: Session = { accountId: row.account_id, workspaceId: row.workspace_id, userId: row.user_id, createdAt: row.created_at };
     if (row.last_seen_at !== null) session.lastSeenAt = row.last_seen_at;
@@ -397,7 +398,10 @@ export class SqliteStore implements Store {
   }
 
   async pruneSessions(createdBefore: number, seenBefore: number): Promise<string[]> {
-    const rows = this.st(`DELETE FROM sessions WHERE created_at < ? OR COALESCE(last_seen_at, created_at) < ? RETURNING token_hash`).all(createdBefore, seenBefore) as Array<{
+    const rows = this.st(`DELETE FROM sessions WHERE created_at < ? OR COALESCE(last_seen_at, created_at) < ? RETURNING token_hash`).all(
+      createdBefore,
+      seenBefore,
+    ) as Array<{
       token_hash: string;
     }>;
     return rows.map((r) => r.token_hash);
@@ -471,32 +475,28 @@ export class SqliteStore implements Store {
   }
 
   async getConversation(workspaceId: string, userId: string, conversationId: string) {
-    const row = this.st(`${SUMMARY_SELECT} WHERE m.workspace_id = ? AND m.user_id = ? AND m.conversation_id = ?`).get(
-      workspaceId,
-      userId,
-      conversationId,
-    ) as SummaryRow | undefined;
+    const row = this.st(`${SUMMARY_SELECT} WHERE m.workspace_id = ? AND m.user_id = ? AND m.conversation_id = ?`).get(workspaceId, userId, conversationId) as
+      SummaryRow | undefined;
     return row ? toSummary(row) : null;
   }
 
   async listMessages(workspaceId: string, conversationId: string, limit: number): Promise<Message[]> {
-    const rows = this.st(
-      `SELECT * FROM (SELECT * FROM messages WHERE workspace_id = ? AND conversation_id = ? ORDER BY ts DESC LIMIT ?) ORDER BY ts ASC`,
-    ).all(workspaceId, conversationId, limit) as MessageRow[];
+    const rows = this.st(`SELECT * FROM (SELECT * FROM messages WHERE workspace_id = ? AND conversation_id = ? ORDER BY ts DESC LIMIT ?) ORDER BY ts ASC`).all(
+      workspaceId,
+      conversationId,
+      limit,
+    ) as MessageRow[];
     return rows.map(toMessage);
   }
 
   async getMessage(workspaceId: string, conversationId: string, ts: string): Promise<Message | null> {
     const row = this.st(`SELECT * FROM messages WHERE workspace_id = ? AND conversation_id = ? AND ts = ?`).get(workspaceId, conversationId, ts) as
-      | MessageRow
-      | undefined;
+      MessageRow | undefined;
     return row ? toMessage(row) : null;
   }
 
   async conversationRecord(workspaceId: string, conversationId: string): Promise<ConversationRecord | null> {
-    const row = this.st(`SELECT * FROM conversations WHERE workspace_id = ? AND id = ?`).get(workspaceId, conversationId) as
-      | ConversationRow
-      | undefined;
+    const row = this.st(`SELECT * FROM conversations WHERE workspace_id = ? AND id = ?`).get(workspaceId, conversationId) as ConversationRow | undefined;
     if (!row) return null;
     const record: ConversationRecord = {
       id: row.id,
@@ -535,17 +535,25 @@ export class SqliteStore implements Store {
       if (input.ts !== undefined) {
         // The workspace's own ts (Slack): its live echo may have stored the message already.
         const stored = this.st(`SELECT * FROM messages WHERE workspace_id = ? AND conversation_id = ? AND ts = ?`).get(ws, input.conversationId, input.ts) as
-          | MessageRow
-          | undefined;
+          MessageRow | undefined;
         if (stored) {
           // The echo was stored first (with Slack's own client_msg_id, if any): the sender still
           // learns that this is their send (our client_msg_id settles the pending copy); nobody
           // else hears of it twice.
           if (!input.client_msg_id || stored.client_msg_id === input.client_msg_id) {
-            const result = { message: toMessage(stored), conversation: this.baseSummary(ws, input.conversationId), members: this.readStates(ws, input.conversationId) };
+            const result = {
+              message: toMessage(stored),
+              conversation: this.baseSummary(ws, input.conversationId),
+              members: this.readStates(ws, input.conversationId),
+            };
             return { result, events: [] };
           }
-          this.st(`UPDATE messages SET client_msg_id = ? WHERE workspace_id = ? AND conversation_id = ? AND ts = ?`).run(input.client_msg_id, ws, input.conversationId, input.ts);
+          this.st(`UPDATE messages SET client_msg_id = ? WHERE workspace_id = ? AND conversation_id = ? AND ts = ?`).run(
+            input.client_msg_id,
+            ws,
+            input.conversationId,
+            input.ts,
+          );
           const message = toMessage({ ...stored, client_msg_id: input.client_msg_id });
           const result = { message, conversation: this.baseSummary(ws, input.conversationId), members: this.readStates(ws, input.conversationId) };
           const events = build(result).filter((e) => e.userId === input.user);
@@ -565,9 +573,12 @@ export class SqliteStore implements Store {
       if (!members.includes(input.user)) {
         members.push(input.user);
         this.st(`UPDATE conversations SET member_ids = ? WHERE workspace_id = ? AND id = ?`).run(JSON.stringify(members), ws, input.conversationId);
-        this.st(
-          `INSERT OR IGNORE INTO conversation_members (workspace_id, user_id, conversation_id, last_read, unread_count) VALUES (?, ?, ?, ?, 0)`,
-        ).run(ws, input.user, input.conversationId, ts);
+        this.st(`INSERT OR IGNORE INTO conversation_members (workspace_id, user_id, conversation_id, last_read, unread_count) VALUES (?, ?, ?, ?, 0)`).run(
+          ws,
+          input.user,
+          input.conversationId,
+          ts,
+        );
       }
       this.st(
         `UPDATE conversations SET latest_ts = ?, latest_user = CASE WHEN ? THEN ? ELSE latest_user END, latest_text = CASE WHEN ? THEN ? ELSE latest_text END,
@@ -726,8 +737,7 @@ export class SqliteStore implements Store {
 
   async getCatchupSession(workspaceId: string, userId: string, id: string): Promise<CatchupSessionRecord | null> {
     const row = this.st(`SELECT * FROM catchup_sessions WHERE id = ? AND workspace_id = ? AND user_id = ?`).get(id, workspaceId, userId) as
-      | { id: string; workspace_id: string; user_id: string; created_at: number; touched_at: number; state: string }
-      | undefined;
+      { id: string; workspace_id: string; user_id: string; created_at: number; touched_at: number; state: string } | undefined;
     if (!row) return null;
     const state = JSON.parse(row.state) as Pick<CatchupSessionRecord, 'history' | 'pending' | 'cleared'>;
     return { id: row.id, workspaceId: row.workspace_id, userId: row.user_id, createdAt: row.created_at, touchedAt: row.touched_at, ...state };
@@ -753,9 +763,9 @@ export class SqliteStore implements Store {
   }
 
   async countWaitlist(platform?: 'teams' | 'email'): Promise<number> {
-    const row = (platform
-      ? this.st(`SELECT count(*) AS n FROM waitlist WHERE platform = ?`).get(platform)
-      : this.st(`SELECT count(*) AS n FROM waitlist`).get()) as { n: number };
+    const row = (
+      platform ? this.st(`SELECT count(*) AS n FROM waitlist WHERE platform = ?`).get(platform) : this.st(`SELECT count(*) AS n FROM waitlist`).get()
+    ) as { n: number };
     return row.n;
   }
 
@@ -863,12 +873,24 @@ export class SqliteStore implements Store {
       const latest = new Map<string, { ts: string; previewTs: string; user: string | null; text: string | null; count: number }>();
       for (const m of batch.messages ?? []) {
         const resolved = resolvedOf(m);
-        insertMessage.run(workspaceId, m.conversation_id, m.ts, m.user ?? null, m.text, m.subtype ?? null, m.thread_ts ?? null, m.reply_count ?? 0, contentJson(m), resolved);
+        insertMessage.run(
+          workspaceId,
+          m.conversation_id,
+          m.ts,
+          m.user ?? null,
+          m.text,
+          m.subtype ?? null,
+          m.thread_ts ?? null,
+          m.reply_count ?? 0,
+          contentJson(m),
+          resolved,
+        );
         const seen = latest.get(m.conversation_id) ?? { ts: '', previewTs: '', user: null, text: null, count: 0 };
         latest.set(m.conversation_id, seen);
         seen.count += 1;
         if (compareTs(m.ts, seen.ts) > 0) seen.ts = m.ts;
-        if (!isQuietSubtype(m.subtype) && compareTs(m.ts, seen.previewTs) > 0) Object.assign(seen, { previewTs: m.ts, user: m.user ?? null, text: resolved ?? m.text });
+        if (!isQuietSubtype(m.subtype) && compareTs(m.ts, seen.previewTs) > 0)
+          Object.assign(seen, { previewTs: m.ts, user: m.user ?? null, text: resolved ?? m.text });
       }
       for (const [id, l] of latest) setLatest.run(l.ts, l.user, l.text, l.count, workspaceId, id);
       for (const c of batch.conversations ?? []) {
@@ -893,8 +915,7 @@ export class SqliteStore implements Store {
 
       for (const c of batch.conversations ?? []) {
         const existing = this.st(`SELECT name, member_ids FROM conversations WHERE workspace_id = ? AND id = ?`).get(ws, c.id) as
-          | { name: string; member_ids: string }
-          | undefined;
+          { name: string; member_ids: string } | undefined;
         const fields = conversationParams(ws, c);
         if (!existing) {
           this.st(
@@ -946,17 +967,25 @@ export class SqliteStore implements Store {
           this.st(
             `INSERT INTO messages (workspace_id, conversation_id, ts, user, text, subtype, thread_ts, reply_count, client_msg_id, content, resolved_text)
              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-          ).run(ws, row.conversation_id, row.ts, row.user, row.text, row.subtype, row.thread_ts, row.reply_count, row.client_msg_id, row.content, row.resolved_text);
+          ).run(
+            ws,
+            row.conversation_id,
+            row.ts,
+            row.user,
+            row.text,
+            row.subtype,
+            row.thread_ts,
+            row.reply_count,
+            row.client_msg_id,
+            row.content,
+            row.resolved_text,
+          );
           result.inserted.push(toMessage(row));
           // Its author has read it (as Slack moves the sender's read mark).
           if (row.user) {
-            this.st(`UPDATE conversation_members SET last_read = ? WHERE workspace_id = ? AND conversation_id = ? AND user_id = ? AND last_read != '' AND last_read < ?`).run(
-              row.ts,
-              ws,
-              row.conversation_id,
-              row.user,
-              row.ts,
-            );
+            this.st(
+              `UPDATE conversation_members SET last_read = ? WHERE workspace_id = ? AND conversation_id = ? AND user_id = ? AND last_read != '' AND last_read < ?`,
+            ).run(row.ts, ws, row.conversation_id, row.user, row.ts);
           }
         } else if (
           stored.text !== row.text ||
@@ -970,7 +999,13 @@ export class SqliteStore implements Store {
           this.st(
             `UPDATE messages SET user = ?, text = ?, subtype = ?, thread_ts = ?, reply_count = ?, content = ?, resolved_text = ? WHERE workspace_id = ? AND conversation_id = ? AND ts = ?`,
           ).run(row.user, row.text, row.subtype, row.thread_ts, row.reply_count, row.content, row.resolved_text, ws, row.conversation_id, row.ts);
-          if (stored.text !== row.text || stored.resolved_text !== row.resolved_text || (stored.subtype ?? null) !== row.subtype || stored.content !== row.content || stored.user !== row.user) {
+          if (
+            stored.text !== row.text ||
+            stored.resolved_text !== row.resolved_text ||
+            (stored.subtype ?? null) !== row.subtype ||
+            stored.content !== row.content ||
+            stored.user !== row.user
+          ) {
             dropSearch.run(ws, row.conversation_id, row.ts);
             if (!isQuietSubtype(row.subtype)) {
               this.st(`INSERT INTO message_search (text, workspace_id, conversation_id, ts, user) VALUES (?, ?, ?, ?, ?)`).run(
@@ -998,12 +1033,10 @@ export class SqliteStore implements Store {
       // Counts, the newest message and the thread parent come from what is stored, so a batch fetched twice changes nothing.
       for (const id of touched) {
         const conv = this.st(`SELECT parent_id, thread_ts FROM conversations WHERE workspace_id = ? AND id = ?`).get(ws, id) as
-          | { parent_id: string | null; thread_ts: string | null }
-          | undefined;
+          { parent_id: string | null; thread_ts: string | null } | undefined;
         if (!conv) continue;
         const latest = this.st(`SELECT ts FROM messages WHERE workspace_id = ? AND conversation_id = ? ORDER BY ts DESC LIMIT 1`).get(ws, id) as
-          | { ts: string }
-          | undefined;
+          { ts: string } | undefined;
         // The preview is the newest message that is not a system line.
         const preview = this.st(
           `SELECT user, ${READABLE} AS text FROM messages WHERE workspace_id = ? AND conversation_id = ? AND ${COUNTS_AS_UNREAD} ORDER BY ts DESC LIMIT 1`,
@@ -1020,7 +1053,12 @@ export class SqliteStore implements Store {
         if (conv.parent_id && conv.thread_ts) {
           const parent = selectMessage.get(ws, conv.parent_id, conv.thread_ts) as MessageRow | undefined;
           if (parent) {
-            this.st(`UPDATE conversations SET parent_user = ?, parent_text = ? WHERE workspace_id = ? AND id = ?`).run(parent.user, parent.resolved_text ?? parent.text, ws, id);
+            this.st(`UPDATE conversations SET parent_user = ?, parent_text = ? WHERE workspace_id = ? AND id = ?`).run(
+              parent.user,
+              parent.resolved_text ?? parent.text,
+              ws,
+              id,
+            );
           }
         }
         // A member without a read mark yet has read to the latest message.
@@ -1066,7 +1104,13 @@ export class SqliteStore implements Store {
     })();
   }
 
-  async revokeAccess(workspaceId: string, userId: string, conversationIds: readonly string[], at: number, build: EventBuilder<string[]>): Promise<Written<string[]>> {
+  async revokeAccess(
+    workspaceId: string,
+    userId: string,
+    conversationIds: readonly string[],
+    at: number,
+    build: EventBuilder<string[]>,
+  ): Promise<Written<string[]>> {
     const ws = workspaceId;
     return this.db.transaction((): Written<string[]> => {
       const lost: string[] = [];
@@ -1091,7 +1135,13 @@ export class SqliteStore implements Store {
     })();
   }
 
-  async renameConversation(workspaceId: string, conversationId: string, name: string, at: number, build: EventBuilder<string[]>): Promise<Written<string[]> | null> {
+  async renameConversation(
+    workspaceId: string,
+    conversationId: string,
+    name: string,
+    at: number,
+    build: EventBuilder<string[]>,
+  ): Promise<Written<string[]> | null> {
     const ws = workspaceId;
     return this.db.transaction((): Written<string[]> | null => {
       const row = this.st(`SELECT name FROM conversations WHERE workspace_id = ? AND id = ?`).get(ws, conversationId) as { name: string } | undefined;
@@ -1139,7 +1189,10 @@ export class SqliteStore implements Store {
   }
 
   async replaceCredentialSecret(workspaceId: string, userId: string, expected: string, secret: string): Promise<boolean> {
-    return this.st(`UPDATE source_credentials SET secret = ? WHERE workspace_id = ? AND user_id = ? AND secret = ?`).run(secret, workspaceId, userId, expected).changes === 1;
+    return (
+      this.st(`UPDATE source_credentials SET secret = ? WHERE workspace_id = ? AND user_id = ? AND secret = ?`).run(secret, workspaceId, userId, expected)
+        .changes === 1
+    );
   }
 
   async listCredentials(): Promise<SourceCredential[]> {
@@ -1151,19 +1204,25 @@ export class SqliteStore implements Store {
   }
 
   async deleteSessionsOf(workspaceId: string, userId: string): Promise<string[]> {
-    const rows = this.st(`DELETE FROM sessions WHERE workspace_id = ? AND user_id = ? RETURNING token_hash`).all(workspaceId, userId) as Array<{ token_hash: string }>;
+    const rows = this.st(`DELETE FROM sessions WHERE workspace_id = ? AND user_id = ? RETURNING token_hash`).all(workspaceId, userId) as Array<{
+      token_hash: string;
+    }>;
     return rows.map((r) => r.token_hash);
   }
 
   async saveOAuthState(stateHash: string, browserHash: string, expiresAt: number, addTo?: OAuthAddTo): Promise<void> {
     this.st(`DELETE FROM oauth_states WHERE expires_at < ?`).run(Date.now() - 60 * 60 * 1000);
-    this.st(`INSERT INTO oauth_states (state_hash, browser_hash, expires_at, add_to) VALUES (?, ?, ?, ?)`).run(stateHash, browserHash, expiresAt, addTo ? JSON.stringify(addTo) : null);
+    this.st(`INSERT INTO oauth_states (state_hash, browser_hash, expires_at, add_to) VALUES (?, ?, ?, ?)`).run(
+      stateHash,
+      browserHash,
+      expiresAt,
+      addTo ? JSON.stringify(addTo) : null,
+    );
   }
 
   async takeOAuthState(stateHash: string): Promise<{ browserHash: string; expiresAt: number; addTo?: OAuthAddTo } | null> {
     const row = this.st(`DELETE FROM oauth_states WHERE state_hash = ? RETURNING browser_hash, expires_at, add_to`).get(stateHash) as
-      | { browser_hash: string; expires_at: number; add_to: string | null }
-      | undefined;
+      { browser_hash: string; expires_at: number; add_to: string | null } | undefined;
     if (!row) return null;
     const state: { browserHash: string; expiresAt: number; addTo?: OAuthAddTo } = { browserHash: row.browser_hash, expiresAt: row.expires_at };
     if (row.add_to) state.addTo = JSON.parse(row.add_to) as OAuthAddTo;
@@ -1200,19 +1259,14 @@ export class SqliteStore implements Store {
     const rows = (
       parentViewId === undefined
         ? this.st(`SELECT * FROM custom_views WHERE workspace_id = ? AND user_id = ? ORDER BY id`).all(workspaceId, userId)
-        : this.st(`SELECT * FROM custom_views WHERE workspace_id = ? AND user_id = ? AND parent_view_id = ? ORDER BY id`).all(
-            workspaceId,
-            userId,
-            parentViewId,
-          )
+        : this.st(`SELECT * FROM custom_views WHERE workspace_id = ? AND user_id = ? AND parent_view_id = ? ORDER BY id`).all(workspaceId, userId, parentViewId)
     ) as CustomViewRow[];
     return rows.map(toCustomView).sort(byPosition);
   }
 
   private customViewNow(workspaceId: string, userId: string, id: string): CustomView | null {
     const row = this.st(`SELECT * FROM custom_views WHERE workspace_id = ? AND user_id = ? AND id = ?`).get(workspaceId, userId, id) as
-      | CustomViewRow
-      | undefined;
+      CustomViewRow | undefined;
     return row ? toCustomView(row) : null;
   }
 
@@ -1250,13 +1304,7 @@ export class SqliteStore implements Store {
     return this.customViewNow(workspaceId, userId, id);
   }
 
-  async createCustomView(
-    workspaceId: string,
-    userId: string,
-    view: NewCustomView,
-    at: number,
-    build: EventBuilder<CustomView>,
-  ): Promise<Written<CustomView>> {
+  async createCustomView(workspaceId: string, userId: string, view: NewCustomView, at: number, build: EventBuilder<CustomView>): Promise<Written<CustomView>> {
     return this.db.transaction((): Written<CustomView> => {
       const position = view.position === undefined ? this.appendPosition(workspaceId, userId, view.parentViewId) : view.position;
       this.st(
@@ -1375,9 +1423,7 @@ export class SqliteStore implements Store {
     build: EventBuilder<MemberViews & { created: number }>,
   ): Promise<Written<MemberViews & { created: number }>> {
     return this.db.transaction((): Written<MemberViews & { created: number }> => {
-      const insert = this.st(
-        `INSERT OR IGNORE INTO builtin_view_settings (workspace_id, user_id, view_id, is_visible, position) VALUES (?, ?, ?, ?, ?)`,
-      );
+      const insert = this.st(`INSERT OR IGNORE INTO builtin_view_settings (workspace_id, user_id, view_id, is_visible, position) VALUES (?, ?, ?, ?, ?)`);
       let created = 0;
       for (const view of BUILTIN_VIEWS) created += insert.run(workspaceId, userId, view.id, view.isVisible ? 1 : 0, view.position ?? null).changes;
       const result = { ...this.memberViewsNow(workspaceId, userId), created };
@@ -1441,7 +1487,8 @@ export class SqliteStore implements Store {
   }
 
   async aiTokensUsed(workspaceId: string, userId: string, day: string): Promise<number> {
-    const row = this.st(`SELECT tokens FROM ai_usage WHERE workspace_id = ? AND user_id = ? AND day = ?`).get(workspaceId, userId, day) as { tokens: number } | undefined;
+    const row = this.st(`SELECT tokens FROM ai_usage WHERE workspace_id = ? AND user_id = ? AND day = ?`).get(workspaceId, userId, day) as
+      { tokens: number } | undefined;
     return row?.tokens ?? 0;
   }
 

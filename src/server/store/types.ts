@@ -7,16 +7,7 @@
  * appended are committed. Callers fan events out only after that, so a stream never sees
  * an event the log could lose, and a sequence is never reused.
  */
-import type {
-  AiCategory,
-  ConversationSummary,
-  ConversationType,
-  LiveEvent,
-  Message,
-  User,
-  UserData,
-  Workspace,
-} from '../../model/types';
+import type { AiCategory, ConversationSummary, ConversationType, LiveEvent, Message, User, UserData, Workspace } from '../../model/types';
 import type { AiTrigger, CatchupAction, Lesson } from '../ai/types';
 import { BUILTIN_VIEWS, type BuiltinView, type CustomView } from '../../model/views';
 
@@ -411,7 +402,12 @@ export interface Store {
     build: EventBuilder<BuiltinView>,
   ): Promise<Written<BuiltinView> | null>;
   /** Creates the member's missing settings rows with the definitions' defaults; `created` counts them (0: nothing changed). */
-  initializeBuiltinViews(workspaceId: string, userId: string, at: number, build: EventBuilder<MemberViews & { created: number }>): Promise<Written<MemberViews & { created: number }>>;
+  initializeBuiltinViews(
+    workspaceId: string,
+    userId: string,
+    at: number,
+    build: EventBuilder<MemberViews & { created: number }>,
+  ): Promise<Written<MemberViews & { created: number }>>;
 
   /* catch-up sessions (SPEC §7.8) */
   /** Creates or replaces a session. */

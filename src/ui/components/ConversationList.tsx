@@ -155,7 +155,9 @@ export function ConversationList({
                 id={`group-items-${segment.group.id}`}
                 role="group"
                 // Labelled by its header while the header is in the window; by the same words otherwise.
-                {...(segment.slots.some((s) => s.item?.kind === 'group') ? { 'aria-labelledby': `group-label-${segment.group.id}` } : { 'aria-label': segment.group.label })}
+                {...(segment.slots.some((s) => s.item?.kind === 'group')
+                  ? { 'aria-labelledby': `group-label-${segment.group.id}` }
+                  : { 'aria-label': segment.group.label })}
               >
                 {segment.slots.map(renderSlot)}
               </div>
@@ -185,8 +187,7 @@ export function ConversationList({
                 {item.collapsed ? '▸' : '▾'}
               </span>
               {/* Named by its visible words ('Urgent 2'), then ' conversations' for the ear; the state is aria-expanded. */}
-              <span className="group-label">{item.label}</span>{' '}
-              <span className="group-count">{item.count}</span>
+              <span className="group-label">{item.label}</span> <span className="group-count">{item.count}</span>
               <span className="visually-hidden"> {item.count === 1 ? 'conversation' : 'conversations'}</span>
             </button>
           ) : null,

@@ -110,7 +110,13 @@ export function ConversationPane({ id, onClose, now, request }: { id: string; on
   const matches = useMemo(() => {
     const q = query.trim().toLowerCase();
     if (!q) return [];
-    return messages.filter((m) => tokensToPlain(tokenize(m.resolved_text ?? m.text, names)).toLowerCase().includes(q)).map((m) => m.ts);
+    return messages
+      .filter((m) =>
+        tokensToPlain(tokenize(m.resolved_text ?? m.text, names))
+          .toLowerCase()
+          .includes(q),
+      )
+      .map((m) => m.ts);
   }, [messages, query, names]);
   const current = matches.length ? matches[Math.min(match, matches.length - 1)] : undefined;
   useEffect(() => {
@@ -178,7 +184,13 @@ export function ConversationPane({ id, onClose, now, request }: { id: string; on
           ←
         </button>
         <h2 className="detail-title">{title}</h2>
-        <button type="button" className="icon-button" aria-label="Search in conversation" title="Search in conversation (/)" onClick={() => setSearchOpen(true)}>
+        <button
+          type="button"
+          className="icon-button"
+          aria-label="Search in conversation"
+          title="Search in conversation (/)"
+          onClick={() => setSearchOpen(true)}
+        >
           <SearchIcon size={16} />
         </button>
         {unread && (

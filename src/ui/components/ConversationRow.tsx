@@ -138,7 +138,8 @@ export const ConversationRow = memo(function ConversationRow({
             onMouseEnter={(e) => {
               // The hover list names every other member (fetched on demand: rows carry faces only).
               const target = e.currentTarget;
-              if (!target.title) void command((api) => api.memberNames(row.id)).then((names) => (target.title = names.map((n) => stripBidi(n).trim()).join(', ')));
+              if (!target.title)
+                void command((api) => api.memberNames(row.id)).then((names) => (target.title = names.map((n) => stripBidi(n).trim()).join(', ')));
             }}
           >
             {row.avatars.map((a, i) => (

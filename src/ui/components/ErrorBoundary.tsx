@@ -50,11 +50,7 @@ function ScreenError({ resetErrorBoundary, menuButton }: FallbackProps & { menuB
 export function ScreenBoundary({ children, menuButton }: { children: ReactNode; menuButton?: ReactNode }) {
   const [pathname] = useLocation();
   return (
-    <ErrorBoundary
-      resetKeys={[pathname]}
-      onError={logScreenError}
-      fallbackRender={(props) => <ScreenError {...props} menuButton={menuButton} />}
-    >
+    <ErrorBoundary resetKeys={[pathname]} onError={logScreenError} fallbackRender={(props) => <ScreenError {...props} menuButton={menuButton} />}>
       {children}
     </ErrorBoundary>
   );

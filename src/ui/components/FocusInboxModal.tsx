@@ -99,7 +99,6 @@ export function FocusInboxModal({ mode, view, pageId, pages, channels, people, o
   const mounted = useMounted();
   const onCloseRef = useLatest(onClose);
 
-
   const { onKeyDown } = useDialog({ dialog, initial: nameInput, onClose });
 
   const changeFilters = (update: (form: FocusFilter) => FocusFilter) => {
@@ -163,7 +162,6 @@ export function FocusInboxModal({ mode, view, pageId, pages, channels, people, o
     if (mounted.current) setBusy(null);
     onCloseRef.current();
   };
-
 
   return (
     <div

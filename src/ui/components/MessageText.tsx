@@ -89,7 +89,8 @@ function renderToken(token: Token): ReactNode {
           </span>
         );
       }
-      if (isImageUrl(token.url)) return <img className="emoji custom-emoji" src={token.url} alt={`:${token.code}:`} loading="lazy" referrerPolicy="no-referrer" />;
+      if (isImageUrl(token.url))
+        return <img className="emoji custom-emoji" src={token.url} alt={`:${token.code}:`} loading="lazy" referrerPolicy="no-referrer" />;
       return `:${token.code}:`;
     case 'newline':
       return <br />;

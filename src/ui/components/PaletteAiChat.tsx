@@ -18,9 +18,7 @@ import { command } from '../engine';
 import '../styles-ai.css';
 
 export type ChatTurn =
-  | { id: number; role: 'user'; text: string }
-  | { id: number; role: 'assistant'; answer: AskAnswer }
-  | { id: number; role: 'error'; text: string };
+  { id: number; role: 'user'; text: string } | { id: number; role: 'assistant'; answer: AskAnswer } | { id: number; role: 'error'; text: string };
 
 export interface PaletteChat {
   turns: ChatTurn[];
@@ -62,7 +60,8 @@ export function usePaletteChat(): PaletteChat {
         busy.current = false;
         setLoading(false);
         setTurns((t) => [...t, turn]);
-        if (turn.role === 'assistant') thread.current = [...thread.current, { role: 'user', content: text }, { role: 'assistant', content: turn.answer.answer }];
+        if (turn.role === 'assistant')
+          thread.current = [...thread.current, { role: 'user', content: text }, { role: 'assistant', content: turn.answer.answer }];
       });
     return true;
   }, []);

@@ -36,9 +36,7 @@ export function refineModeForKey(event: KeyboardEvent): RefineMode | null {
   return digit ? (REFINE_MODES[Number(digit) - 1] ?? null) : null;
 }
 
-type RefineState =
-  | { status: 'idle' }
-  | { status: 'streaming' | 'done'; mode: RefineMode; original: string; suggestion: string };
+type RefineState = { status: 'idle' } | { status: 'streaming' | 'done'; mode: RefineMode; original: string; suggestion: string };
 
 export interface RefinePanelProps {
   /** The message box's text: what a mode refines. */
@@ -180,14 +178,8 @@ export function RefinePanel({ text, input, onApply }: RefinePanelProps) {
               <h3 id={`${headingId}-suggested`} className="refine-heading">
                 Suggested <span className="tag">{REFINE_MODE_LABELS[state.mode]}</span>
               </h3>
-              <div className="refine-text">
-                {state.suggestion}
-              </div>
-              {streaming && (
-                <p className="refine-generating muted small">
-                  {GENERATING}
-                </p>
-              )}
+              <div className="refine-text">{state.suggestion}</div>
+              {streaming && <p className="refine-generating muted small">{GENERATING}</p>}
             </section>
           </div>
           <div className="refine-actions">

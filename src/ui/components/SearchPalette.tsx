@@ -134,7 +134,18 @@ function Hint({ keys, children }: { keys: string[]; children: ReactNode }) {
   );
 }
 
-export function SearchPalette({ query, onQuery, status, results, resetKey, actions, aiEnabled, onOpenSource, onChoose, onClose }: SearchPaletteProps): JSX.Element {
+export function SearchPalette({
+  query,
+  onQuery,
+  status,
+  results,
+  resetKey,
+  actions,
+  aiEnabled,
+  onOpenSource,
+  onChoose,
+  onClose,
+}: SearchPaletteProps): JSX.Element {
   const baseId = useId();
   const listId = `${baseId}-list`;
   const tabId = (tab: PaletteTab) => `${baseId}-tab-${tab}`;

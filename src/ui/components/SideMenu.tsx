@@ -1,4 +1,15 @@
-import { Fragment, useCallback, useEffect, useId, useLayoutEffect, useRef, useState, type ComponentType, type KeyboardEvent as ReactKeyboardEvent, type ReactNode } from 'react';
+import {
+  Fragment,
+  useCallback,
+  useEffect,
+  useId,
+  useLayoutEffect,
+  useRef,
+  useState,
+  type ComponentType,
+  type KeyboardEvent as ReactKeyboardEvent,
+  type ReactNode,
+} from 'react';
 import { Link, useRoute } from 'wouter';
 import { useNavigate } from '../router';
 import type { AuthStatus } from '../../model/types';
@@ -161,7 +172,17 @@ function PageLink({ to, onClick, children }: { to: string; onClick: () => void; 
 }
 
 /** The member and a menu button (WAI-ARIA menu button pattern) with the account actions. */
-function AccountMenu({ status, profileEnabled, onLogout, onNavigate }: { status: AuthStatus; profileEnabled: boolean; onLogout: () => void; onNavigate: () => void }) {
+function AccountMenu({
+  status,
+  profileEnabled,
+  onLogout,
+  onNavigate,
+}: {
+  status: AuthStatus;
+  profileEnabled: boolean;
+  onLogout: () => void;
+  onNavigate: () => void;
+}) {
   const [expanded, setExpanded] = useState(false);
   const [theme, setTheme] = useState<Theme>(readTheme);
   const [focusAt, setFocusAt] = useState<'first' | 'last'>('first');
@@ -184,19 +205,17 @@ function AccountMenu({ status, profileEnabled, onLogout, onNavigate }: { status:
   const items: Item[] = [
     ...(status.organizations ?? [])
       .filter((workspace) => workspace.id !== status.workspace?.id)
-      .map(
-        (workspace): Item => ({
-          id: `switch:${workspace.id}`,
-          label: `Switch to ${stripBidi(workspace.name || workspace.id)}`,
-          icon: SwitchIcon,
-          run: () => {
-            void command((api) => api.switchWorkspace(workspace.id)).then(
-              () => window.location.assign('/inbox'),
-              (error: unknown) => toast(`Could not switch workspace: ${(error as Error).message}`),
-            );
-          },
-        }),
-      ),
+      .map((workspace): Item => ({
+        id: `switch:${workspace.id}`,
+        label: `Switch to ${stripBidi(workspace.name || workspace.id)}`,
+        icon: SwitchIcon,
+        run: () => {
+          void command((api) => api.switchWorkspace(workspace.id)).then(
+            () => window.location.assign('/inbox'),
+            (error: unknown) => toast(`Could not switch workspace: ${(error as Error).message}`),
+          );
+        },
+      })),
     ...(demo === false
       ? [
           {
@@ -336,7 +355,11 @@ function AccountMenu({ status, profileEnabled, onLogout, onNavigate }: { status:
           {items.map(({ id, label, icon: ItemIcon, run, refocus = false }) => (
             <Fragment key={id}>
               {id === 'logout' && <div role="separator" className="account-separator" />}
-              <button type="button" role="menuitem" tabIndex={-1} className="account-item"
+              <button
+                type="button"
+                role="menuitem"
+                tabIndex={-1}
+                className="account-item"
                 onClick={() => {
                   close(refocus);
                   run();

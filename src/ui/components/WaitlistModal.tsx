@@ -38,7 +38,6 @@ const PLATFORMS: Record<WaitlistPlatform, { title: string; line: string }> = {
   },
 };
 
-
 type Phase = { name: 'idle' } | { name: 'submitting' } | { name: 'success' } | { name: 'failed'; message: string };
 
 /** Answers on success; throws an Error whose message is the text to show. */
@@ -80,7 +79,6 @@ export function WaitlistModal({ platform, onClose }: WaitlistModalProps) {
   const pressedOnBackdrop = useRef(false);
   const onCloseRef = useLatest(onClose);
 
-
   /** Every way of closing goes through here: none works while the signup is on its way. */
   const requestClose = () => {
     if (!busy.current) onCloseRef.current();
@@ -120,7 +118,6 @@ export function WaitlistModal({ platform, onClose }: WaitlistModalProps) {
     busy.current = false;
     if (mounted.current) setPhase({ name: 'success' });
   };
-
 
   const { title, line } = PLATFORMS[platform];
 

@@ -60,27 +60,30 @@ export function useDialog(options: {
   }, [latestRef]);
 
   /** Keys typed inside the dialog: Esc closes, Tab wraps, and none reaches the page's shortcuts. */
-  const onKeyDown = useCallback((event: ReactKeyboardEvent<HTMLElement>) => {
-    event.stopPropagation();
-    const node = latestRef.current.dialog.current;
-    if (event.key === 'Escape') {
-      event.preventDefault();
-      latestRef.current.onClose();
-    } else if (event.key === 'Tab' && node) {
-      const items = focusables(node);
-      const first = items[0];
-      const last = items[items.length - 1];
-      if (!first || !last) return event.preventDefault();
-      const at = items.indexOf(document.activeElement as HTMLElement);
-      if (event.shiftKey && at <= 0) {
+  const onKeyDown = useCallback(
+    (event: ReactKeyboardEvent<HTMLElement>) => {
+      event.stopPropagation();
+      const node = latestRef.current.dialog.current;
+      if (event.key === 'Escape') {
         event.preventDefault();
-        last.focus();
-      } else if (!event.shiftKey && (at === -1 || at === items.length - 1)) {
-        event.preventDefault();
-        first.focus();
+        latestRef.current.onClose();
+      } else if (event.key === 'Tab' && node) {
+        const items = focusables(node);
+        const first = items[0];
+        const last = items[items.length - 1];
+        if (!first || !last) return event.preventDefault();
+        const at = items.indexOf(document.activeElement as HTMLElement);
+        if (event.shiftKey && at <= 0) {
+          event.preventDefault();
+          last.focus();
+        } else if (!event.shiftKey && (at === -1 || at === items.length - 1)) {
+          event.preventDefault();
+          first.focus();
+        }
       }
-    }
-  }, [latestRef]);
+    },
+    [latestRef],
+  );
 
   return { onKeyDown };
 }

@@ -32,7 +32,10 @@ export function useViewWindow(key: string): ViewWindow | undefined {
 
 export function useConversation(id: string | null): ConversationDetail | undefined {
   const detail$ = useObservable(
-    (inputs$) => inputs$.pipe(switchMap(([conversationId]) => (conversationId ? remoteStream<ConversationDetail>((api, o) => api.conversation(conversationId, o)) : [undefined]))),
+    (inputs$) =>
+      inputs$.pipe(
+        switchMap(([conversationId]) => (conversationId ? remoteStream<ConversationDetail>((api, o) => api.conversation(conversationId, o)) : [undefined])),
+      ),
     [id],
   );
   return useObservableState(detail$, undefined);

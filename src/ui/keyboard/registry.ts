@@ -219,7 +219,13 @@ export function formatKeys(spec: string): string[] {
 /** An action's keys as one line of text: 'j or ↓', '⌘/Ctrl+K', 'g then i', 'Alt+1…9'. */
 export function keysText(action: ActionSpec): string {
   if (action.keysLabel) return action.keysLabel;
-  return action.keys.map((k) => formatKeys(k).join('+').replace(/\+then\+/g, ' then ')).join(' or ');
+  return action.keys
+    .map((k) =>
+      formatKeys(k)
+        .join('+')
+        .replace(/\+then\+/g, ' then '),
+    )
+    .join(' or ');
 }
 
 /** README's keyboard table, as the registry makes it (a test keeps README equal to it). */

@@ -162,7 +162,16 @@ export function AskAiPage({ menuButton, onOpenConversation }: AskAiPageProps) {
             {voiceOn ? (
               <VoiceInput onSend={submit} transcribe={transcribe} onListen={stopSpeaking} />
             ) : (
-              <AskInput value={draft} onChange={setDraft} onSubmit={submit} label="Message Sift AI" placeholder="Ask a follow-up..." busy={view.pending} autoFocus className="ask-composer" />
+              <AskInput
+                value={draft}
+                onChange={setDraft}
+                onSubmit={submit}
+                label="Message Sift AI"
+                placeholder="Ask a follow-up..."
+                busy={view.pending}
+                autoFocus
+                className="ask-composer"
+              />
             )}
           </div>
         )}

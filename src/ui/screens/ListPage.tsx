@@ -170,7 +170,6 @@ export function ListPage({
     if (page === 'inbox') void command((api) => api.setAiSort(next === 'ai'));
   };
 
-
   const refresh = async () => {
     setRefreshing(true);
     const error = await command((api) => api.refresh());
@@ -193,9 +192,12 @@ export function ListPage({
 
   // Stable, so memoised rows do not re-render on every cursor move.
   const keyboardNavRef = useLatest(keyboardNav);
-  const hover = useCallback((index: number) => {
-    if (!keyboardNavRef.current) setCursor(index);
-  }, [keyboardNavRef]);
+  const hover = useCallback(
+    (index: number) => {
+      if (!keyboardNavRef.current) setCursor(index);
+    },
+    [keyboardNavRef],
+  );
 
   const closeFilter = useCallback(() => {
     setFilterOpen(false);
@@ -333,7 +335,8 @@ export function ListPage({
     'select-view': { run: (index) => views[index] && selectView(views[index].id) },
     'filter-view': { run: () => setFilterOpen(true), enabled: () => !openId, label: () => `Filter ${label}` },
     'mark-view-read': {
-      run: () => void command((api) => api.markViewRead(viewId)).then((n) => toast(n === 1 ? 'Marked 1 conversation as read' : `Marked ${n} conversations as read`)),
+      run: () =>
+        void command((api) => api.markViewRead(viewId)).then((n) => toast(n === 1 ? 'Marked 1 conversation as read' : `Marked ${n} conversations as read`)),
       label: () => `Mark all in ${label} as read`,
     },
     'create-focus-inbox': { run: () => void openModal('create') },
@@ -367,49 +370,65 @@ export function ListPage({
         {menuButton}
         <h1 className="visually-hidden">{pageLabel}</h1>
         <div className="tabs">
-        <div role="tablist" aria-label="Views" className="tabs-list">
-          {views.map((view) => (
-            <span
-              key={view.id}
-              className={`tab-wrap${view.id === viewId ? ' active' : ''}`}
-              draggable={view.isCustom}
-              onDragStart={() => (dragged.current = view.id)}
-              onDragOver={(e) => view.isCustom && dragged.current && e.preventDefault()}
-              onDrop={(e) => {
-                e.preventDefault();
-                const id = dragged.current;
-                dragged.current = null;
-                if (id && id !== view.id) void moveView(id, views.filter((v) => v.isCustom).findIndex((v) => v.id === view.id));
-              }}
-            >
-              <button
-                type="button"
-                role="tab"
-                tabIndex={-1}
-                aria-selected={view.id === viewId}
-                className={`tab${view.id === viewId ? ' active' : ''}`}
-                onClick={() => {
-                  setViewId(view.id);
-                  setCursor(0);
+          <div role="tablist" aria-label="Views" className="tabs-list">
+            {views.map((view) => (
+              <span
+                key={view.id}
+                className={`tab-wrap${view.id === viewId ? ' active' : ''}`}
+                draggable={view.isCustom}
+                onDragStart={() => (dragged.current = view.id)}
+                onDragOver={(e) => view.isCustom && dragged.current && e.preventDefault()}
+                onDrop={(e) => {
+                  e.preventDefault();
+                  const id = dragged.current;
+                  dragged.current = null;
+                  if (id && id !== view.id)
+                    void moveView(
+                      id,
+                      views.filter((v) => v.isCustom).findIndex((v) => v.id === view.id),
+                    );
                 }}
               >
-                {view.label}
-                <span className="tab-count" aria-label={`${counts.unread[view.id] ?? 0} unread`}>
-                  {counts.unread[view.id] ?? 0}
-                </span>
-              </button>
-              {view.isCustom && (
-                <button type="button" className="icon-button tab-config" aria-label="Configure focus inbox" title={`Configure ${view.label}`} onClick={() => void openModal('edit', view as CustomView)}>
-                  <svg width="14" height="14" viewBox="0 0 16 16" aria-hidden="true">
-                    <path d="M2 4h8M13 4h1M2 12h2M7 12h7M10 2v4M4 10v4" fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" />
-                  </svg>
+                <button
+                  type="button"
+                  role="tab"
+                  tabIndex={-1}
+                  aria-selected={view.id === viewId}
+                  className={`tab${view.id === viewId ? ' active' : ''}`}
+                  onClick={() => {
+                    setViewId(view.id);
+                    setCursor(0);
+                  }}
+                >
+                  {view.label}
+                  <span className="tab-count" aria-label={`${counts.unread[view.id] ?? 0} unread`}>
+                    {counts.unread[view.id] ?? 0}
+                  </span>
                 </button>
-              )}
-            </span>
-          ))}
-        </div>
+                {view.isCustom && (
+                  <button
+                    type="button"
+                    className="icon-button tab-config"
+                    aria-label="Configure focus inbox"
+                    title={`Configure ${view.label}`}
+                    onClick={() => void openModal('edit', view as CustomView)}
+                  >
+                    <svg width="14" height="14" viewBox="0 0 16 16" aria-hidden="true">
+                      <path d="M2 4h8M13 4h1M2 12h2M7 12h7M10 2v4M4 10v4" fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" />
+                    </svg>
+                  </button>
+                )}
+              </span>
+            ))}
+          </div>
           {/* Outside the tablist, which holds only tabs. */}
-          <button type="button" className="tab add-tab" aria-label="Create Focus Inbox" title="Create Focus Inbox (Shift+N)" onClick={() => void openModal('create')}>
+          <button
+            type="button"
+            className="tab add-tab"
+            aria-label="Create Focus Inbox"
+            title="Create Focus Inbox (Shift+N)"
+            onClick={() => void openModal('create')}
+          >
             +
           </button>
         </div>
@@ -435,7 +454,16 @@ export function ListPage({
           </button>
         </div>
       </header>
-      {filterOpen && <FilterBar value={query} onChange={(q) => { setQuery(q); setCursor(0); }} onClose={closeFilter} />}
+      {filterOpen && (
+        <FilterBar
+          value={query}
+          onChange={(q) => {
+            setQuery(q);
+            setCursor(0);
+          }}
+          onClose={closeFilter}
+        />
+      )}
       <main className={`split${openId ? ' detail-open' : ''}${keyboardNav ? ' keyboard-nav' : ''}`}>
         <section className="list-pane" aria-label={label} data-load={load.status} data-region="list" id="conversation-list">
           {load.status === 'error' ? (
@@ -477,14 +505,7 @@ export function ListPage({
             </>
           )}
         </section>
-        {openId && (
-          <ConversationPane
-            id={openId}
-            onClose={closeConversation}
-            now={now}
-            request={openRequest?.id === openId ? openRequest : undefined}
-          />
-        )}
+        {openId && <ConversationPane id={openId} onClose={closeConversation} now={now} request={openRequest?.id === openId ? openRequest : undefined} />}
       </main>
       {showShortcuts && <ShortcutsOverlay onClose={() => setShowShortcuts(false)} />}
       {modal && (
@@ -504,4 +525,3 @@ export function ListPage({
     </>
   );
 }
-

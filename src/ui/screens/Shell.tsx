@@ -27,12 +27,10 @@ import { AskAiPage } from './AskAiPage';
 
 export type Page = 'inbox' | 'conversations' | 'ask-ai';
 
-
 /** A request to open a conversation, told apart from the previous one even when it asks the same. */
 function nextRequest(previous: OpenConversation | undefined, id: string, extra: Omit<OpenConversation, 'id' | 'nonce'>): OpenConversation {
   return { id, ...extra, nonce: (previous?.nonce ?? 0) + 1 };
 }
-
 
 const search$ = remoteStream<SearchState<PaletteItem>>((api, o) => api.search(o));
 const IDLE: SearchState<PaletteItem> = { query: '', status: 'idle', results: { conversations: [], messages: [], users: [] }, resetSelection: true };
@@ -172,7 +170,15 @@ export function Shell({ page, status, onLogout }: { page: Page; status: AuthStat
           aiEnabled={aiEnabled}
           // An AI answer's source opens like a message result: its conversation, at the message.
           onOpenSource={(source) =>
-            void choose({ kind: 'message', id: source.id, conversationId: source.conversation_id, ts: source.timestamp, title: source.channel, text: source.text, author: source.author })
+            void choose({
+              kind: 'message',
+              id: source.id,
+              conversationId: source.conversation_id,
+              ts: source.timestamp,
+              title: source.channel,
+              text: source.text,
+              author: source.author,
+            })
           }
           onChoose={(item) => void choose(item)}
           onClose={() => setPaletteOpen(false)}

@@ -4,12 +4,14 @@ import { SPEECH_LANGUAGE } from '../../model/constants';
 
 /** What is worth saying: no [n] references, no bullet marks. */
 export function speakableText(text: string): string {
-  return text
-    // Matched from the first of the spaces before '[', and from a line's own indent only: from
-    // each start inside a run of spaces or blank lines, the run was re-read (quadratic).
-    .replace(/(?<!\s)\s*\[\d+(?:\s*,\s*\d+)*\]/g, '')
-    .replace(/^[ \t\u00a0]*[•*-]\s+/gm, '')
-    .trim();
+  return (
+    text
+      // Matched from the first of the spaces before '[', and from a line's own indent only: from
+      // each start inside a run of spaces or blank lines, the run was re-read (quadratic).
+      .replace(/(?<!\s)\s*\[\d+(?:\s*,\s*\d+)*\]/g, '')
+      .replace(/^[ \t\u00a0]*[•*-]\s+/gm, '')
+      .trim()
+  );
 }
 
 function synthesis(): SpeechSynthesis | undefined {

@@ -101,10 +101,9 @@ describe('composeAnswer', () => {
     const found = [retrieved('Sam Lee', 'Sam Lee', 'See you at the offsite.', 0.2, 10 * DAY)];
     const out = composeAnswer(request('Who owns the billing migration?', found));
     expect(out.answer).toBe(
-      [
-        "I'm not certain, but these messages look related to owns, billing and migration:",
-        '• Sam Lee in a DM (Nov 10): "See you at the offsite." [1]',
-      ].join('\n'),
+      ["I'm not certain, but these messages look related to owns, billing and migration:", '• Sam Lee in a DM (Nov 10): "See you at the offsite." [1]'].join(
+        '\n',
+      ),
     );
     expect(out.confidence).toBe(0.11); // 0.3 × relevance 0.2 + 0.15 × one source of three
   });
@@ -141,22 +140,17 @@ const message = fc.record({
 describe('composeAnswer properties', () => {
   it('uses valid, unique sources, at most maxSources, with a confidence in [0, 1]', () => {
     fc.assert(
-      fc.property(
-        fc.string(),
-        fc.array(message, { maxLength: 12 }),
-        fc.integer({ min: 0, max: 8 }),
-        (question, found, maxSources) => {
-          const out = composeAnswer(request(question, found, maxSources));
-          expect(out.sourceIndexes.length).toBeLessThanOrEqual(maxSources);
-          expect(new Set(out.sourceIndexes).size).toBe(out.sourceIndexes.length);
-          for (const i of out.sourceIndexes) expect(i >= 0 && i < found.length).toBe(true);
-          expect(out.confidence).toBeGreaterThanOrEqual(0);
-          expect(out.confidence).toBeLessThanOrEqual(1);
-          expect(out.answer.trim()).not.toBe('');
-          out.sourceIndexes.forEach((_, n) => expect(out.answer).toContain(`[${n + 1}]`));
-          if (found.length === 0) expect(out.confidence).toBe(0);
-        },
-      ),
+      fc.property(fc.string(), fc.array(message, { maxLength: 12 }), fc.integer({ min: 0, max: 8 }), (question, found, maxSources) => {
+        const out = composeAnswer(request(question, found, maxSources));
+        expect(out.sourceIndexes.length).toBeLessThanOrEqual(maxSources);
+        expect(new Set(out.sourceIndexes).size).toBe(out.sourceIndexes.length);
+        for (const i of out.sourceIndexes) expect(i >= 0 && i < found.length).toBe(true);
+        expect(out.confidence).toBeGreaterThanOrEqual(0);
+        expect(out.confidence).toBeLessThanOrEqual(1);
+        expect(out.answer.trim()).not.toBe('');
+        out.sourceIndexes.forEach((_, n) => expect(out.answer).toContain(`[${n + 1}]`));
+        if (found.length === 0) expect(out.confidence).toBe(0);
+      }),
       { numRuns: 300 },
     );
   });

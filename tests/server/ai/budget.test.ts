@@ -54,7 +54,9 @@ async function boot(ai: AiProvider, aiDailyTokens?: number) {
   const { app } = createApp({ store, source, clock: { now: () => now }, ai, config });
   const signIn = async (as?: string) => {
     const res = await app.request(`/auth/slack${as ? `?as=${as}` : ''}`);
-    const token = /(?:^|[\s,;])(?:__Host-)?sift_token=([A-Za-z0-9_-]+)/.exec(res.headers.get('set-cookie') ?? '')?.[1] ?? new URL(res.headers.get('location') ?? '', 'http://x').searchParams.get('token');
+    const token =
+      /(?:^|[\s,;])(?:__Host-)?sift_token=([A-Za-z0-9_-]+)/.exec(res.headers.get('set-cookie') ?? '')?.[1] ??
+      new URL(res.headers.get('location') ?? '', 'http://x').searchParams.get('token');
     expect(token).toBeTruthy();
     return (path: string, body?: unknown) =>
       app.request(path, {

@@ -3,17 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { CAUGHT_UP_MESSAGE, EXAMPLE_PROMPTS, SUGGESTION_CHIPS } from '../../../src/model/ai';
 import { catchupGreeting, catchupReplyLocally, detectIntent, suggestReply, type CatchupIntent } from '../../../src/server/ai/local/catchup';
 import type { CatchupConversation } from '../../../src/server/ai/types';
-import {
-  ALL_CONVERSATIONS,
-  catchupContext,
-  engineering,
-  incidents,
-  joDm,
-  launchThread,
-  miaDm,
-  random,
-  samDm,
-} from '../../fixtures/catchup';
+import { ALL_CONVERSATIONS, catchupContext, engineering, incidents, joDm, launchThread, miaDm, random, samDm } from '../../fixtures/catchup';
 
 describe('detectIntent', () => {
   it.each<[string, CatchupIntent]>([
@@ -177,9 +167,7 @@ describe('catchupReplyLocally: the chips', () => {
 
   it('surfaces team blockers', () => {
     const out = reply(SUGGESTION_CHIPS[4]);
-    expect(out.message).toBe(
-      '1 conversation with blockers:\n• #engineering — Ravi Patel: "I\'m blocked on the staging database credentials." (3 hours ago)',
-    );
+    expect(out.message).toBe('1 conversation with blockers:\n• #engineering — Ravi Patel: "I\'m blocked on the staging database credentials." (3 hours ago)');
     expect(out.conversationIds).toEqual(['C_ENG']);
   });
 

@@ -29,7 +29,9 @@ describe('catch-up sessions', () => {
       // The proposal waits across the restart: yes carries it out.
       const yes = await call<{ message: string }>('/api/features/voice-catchup/chat', { body: { sessionId: id, message: 'yes' } });
       expect(yes.status).toBe(200);
-      const session = await call<{ session: { history: Array<{ role: string }>; stats: { fyi: number; cleared: number } } }>(`/api/features/voice-catchup/session/${id}`);
+      const session = await call<{ session: { history: Array<{ role: string }>; stats: { fyi: number; cleared: number } } }>(
+        `/api/features/voice-catchup/session/${id}`,
+      );
       expect(session.body.session.history.map((t) => t.role)).toEqual(['assistant', 'user', 'assistant', 'user', 'assistant']);
       expect(session.body.session.stats.fyi).toBe(0);
       expect(session.body.session.stats.cleared).toBeGreaterThan(0);

@@ -102,7 +102,9 @@ describe('reasons and triggers', () => {
 
   it('names the channel of an announcement and the bot of a notification', () => {
     expect(classifyLocally(convo('#general', ['U_DANA', 'Welcome Priya to the team!']), []).reason).toBe('Announcement in #general');
-    expect(classifyLocally(convo('#deploys', ['B_DEPLOY', 'Deployed api v1.2.0 to production']), []).reason).toBe('Bot notification from deploybot in #deploys');
+    expect(classifyLocally(convo('#deploys', ['B_DEPLOY', 'Deployed api v1.2.0 to production']), []).reason).toBe(
+      'Bot notification from deploybot in #deploys',
+    );
   });
 
   it('says when the member is mentioned', () => {
@@ -133,7 +135,11 @@ describe('reasons and triggers', () => {
 describe('invariants', () => {
   const message = fc.record({
     user: fc.constantFrom<string | null>('U_DANA', 'B_DEPLOY', MEMBER_ID, null),
-    text: fc.oneof(fc.string({ maxLength: 200 }), fc.string({ unit: 'grapheme', maxLength: 80 }), fc.constantFrom('', '?', ':fire:', 'not urgent', 'in 5 mins', '@here', '😂🔥', 'by 4pm today')),
+    text: fc.oneof(
+      fc.string({ maxLength: 200 }),
+      fc.string({ unit: 'grapheme', maxLength: 80 }),
+      fc.constantFrom('', '?', ':fire:', 'not urgent', 'in 5 mins', '@here', '😂🔥', 'by 4pm today'),
+    ),
     isBot: fc.boolean(),
     mentionsMember: fc.boolean(),
   });
@@ -152,7 +158,11 @@ describe('invariants', () => {
     words: fc.array(fc.string({ maxLength: 8 }), { maxLength: 10 }),
     at: fc.integer({ min: 0, max: 10 }),
   });
-  const build = (i: { type: ConversationType; name: string; messages: Array<{ user: string | null; text: string; isBot: boolean; mentionsMember: boolean }> }): ClassifyInput => ({
+  const build = (i: {
+    type: ConversationType;
+    name: string;
+    messages: Array<{ user: string | null; text: string; isBot: boolean; mentionsMember: boolean }>;
+  }): ClassifyInput => ({
     conversationId: 'C1',
     type: i.type,
     name: i.name,
@@ -194,7 +204,14 @@ describe('lessons', () => {
   const lesson = (input: ClassifyInput, category: AiCategory, at: number): Lesson => lessonFor(input, category, at);
 
   it('stores content words: lower case, plurals folded, no stop words or numbers, at most 40', () => {
-    expect(lessonWords([msg('U_DANA', 'The Deploys of the API are failing again, 3 times today!')])).toEqual(['deploy', 'api', 'failing', 'again', 'time', 'today']);
+    expect(lessonWords([msg('U_DANA', 'The Deploys of the API are failing again, 3 times today!')])).toEqual([
+      'deploy',
+      'api',
+      'failing',
+      'again',
+      'time',
+      'today',
+    ]);
     const long = Array.from({ length: 60 }, (_, i) => `word${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26))}`).join(' ');
     expect(lessonWords([msg('U_DANA', long)])).toHaveLength(40);
   });

@@ -48,7 +48,8 @@ async function propose(sessionId: string): Promise<Proposal> {
   return res.body.proposal!;
 }
 
-const press = (sessionId: string, proposalId: string, confirm: boolean) => call<ChatReply>('/api/features/voice-catchup/chat', { body: { sessionId, proposalId, confirm } });
+const press = (sessionId: string, proposalId: string, confirm: boolean) =>
+  call<ChatReply>('/api/features/voice-catchup/chat', { body: { sessionId, proposalId, confirm } });
 
 describe('a catch-up proposal has an id, and the confirm button names it', () => {
   it('the proposal comes with a random id, what it does, and the conversations it covers', async () => {
@@ -144,7 +145,15 @@ describe('a stale or foreign proposal id marks nothing', () => {
     const proposal = await propose(sessionId);
     const before = (await fyiUnread()).length;
     const record = await server.store.conversationRecord(WS, proposal.conversation_ids[0]!);
-    const other = api(server.url, (await signIn(server.url, record!.member_ids.find((m) => m !== ME))).token);
+    const other = api(
+      server.url,
+      (
+        await signIn(
+          server.url,
+          record!.member_ids.find((m) => m !== ME),
+        )
+      ).token,
+    );
     const res = await other<ChatReply>('/api/features/voice-catchup/chat', { body: { sessionId, proposalId: proposal.id, confirm: true } });
     expect(res.status).toBe(404);
     expect((await fyiUnread()).length).toBe(before);

@@ -18,10 +18,18 @@ async function directory() {
 
 describe('AiDirectory.aiMessage', () => {
   it.each([
-    ['a person', { ts: '1.0', user: 'U1', text: 'Can you look, <@ME>?', channel: 'C1' }, { author: 'Dana Reyes', isBot: false, mentionsMember: true, text: 'Can you look, @ME?' }],
+    [
+      'a person',
+      { ts: '1.0', user: 'U1', text: 'Can you look, <@ME>?', channel: 'C1' },
+      { author: 'Dana Reyes', isBot: false, mentionsMember: true, text: 'Can you look, @ME?' },
+    ],
     ['a bot user', { ts: '1.0', user: 'UBOT', text: 'Deployed v2', channel: 'C1' }, { author: 'Deploy Bot', isBot: true, mentionsMember: false }],
     ['a bot_message', { ts: '1.0', text: 'Build passed', channel: 'C1', subtype: 'bot_message' as const }, { isBot: true }],
-    ['Slackbot (is_bot false in Slack)', { ts: '1.0', user: 'USLACKBOT', text: 'Reminder: fill in the survey', channel: 'C1' }, { author: 'Slackbot', isBot: true }],
+    [
+      'Slackbot (is_bot false in Slack)',
+      { ts: '1.0', user: 'USLACKBOT', text: 'Reminder: fill in the survey', channel: 'C1' },
+      { author: 'Slackbot', isBot: true },
+    ],
   ])('%s', async (_name, message, expected) => {
     expect((await directory()).aiMessage(message, 'ME')).toMatchObject(expected);
   });

@@ -95,7 +95,10 @@ describe('classify', () => {
     expect(systemPrompt(request.body)).not.toContain('Priya Shah');
     expect(systemPrompt(request.body)).not.toContain('rollback');
     const data = chatMessages(request.body).map((m) => [m.role, String(m.content)]);
-    expect(data.slice(1)).toContainEqual(['user', JSON.stringify({ corrections: [{ category: 'Urgent', from: 'Priya Shah', where: '#ops', about: ['deploy', 'rollback'] }] })]);
+    expect(data.slice(1)).toContainEqual([
+      'user',
+      JSON.stringify({ corrections: [{ category: 'Urgent', from: 'Priya Shah', where: '#ops', about: ['deploy', 'rollback'] }] }),
+    ]);
     const prompt = JSON.parse(lastUserMessage(request.body)) as { conversations: Array<{ id: string; messages: Array<{ text: string }> }> };
     expect(prompt.conversations.map((c) => c.id)).toEqual(['C1', 'C2', 'C3']);
     expect(prompt.conversations[1].messages[0].text).toBe('Review my PR?');
@@ -110,9 +113,27 @@ describe('classify', () => {
 
   it.each([
     ['not JSON', 'Sure! Here you go: urgent', /invalid classification: not JSON/],
-    ['an unknown id', JSON.stringify({ results: [{ id: 'C1', category: 'fyi' }, { id: 'C404', category: 'fyi' }] }), /unknown conversation id "C404"/],
+    [
+      'an unknown id',
+      JSON.stringify({
+        results: [
+          { id: 'C1', category: 'fyi' },
+          { id: 'C404', category: 'fyi' },
+        ],
+      }),
+      /unknown conversation id "C404"/,
+    ],
     ['a missing result', JSON.stringify({ results: [{ id: 'C1', category: 'fyi' }] }), /no result for conversation "C2"/],
-    ['an unknown category', JSON.stringify({ results: [{ id: 'C1', category: 'later' }, { id: 'C2', category: 'fyi' }] }), /results\.0\.category/],
+    [
+      'an unknown category',
+      JSON.stringify({
+        results: [
+          { id: 'C1', category: 'later' },
+          { id: 'C2', category: 'fyi' },
+        ],
+      }),
+      /results\.0\.category/,
+    ],
   ])('rejects %s with AiError 502', async (_, content, message) => {
     fake.respond(() => ({ content }));
     const error = await aiErrorOf(() => ai.classify([input('C1', 'a'), input('C2', 'b')], []));
@@ -235,7 +256,9 @@ describe('usage: every call reports its tokens to the meter', () => {
   it('a service that reports no usage is estimated: the characters sent and received, divided by four', async () => {
     fake.respond(() => ({ content: 'Probably fine.', usage: null }));
     const used: number[] = [];
-    const result = await ai.answer({ question: 'Deploy?', retrieved: [], maxSources: 2, temperature: 0, memberName: 'Alex Kim', now: NOW }, undefined, (n) => used.push(n));
+    const result = await ai.answer({ question: 'Deploy?', retrieved: [], maxSources: 2, temperature: 0, memberName: 'Alex Kim', now: NOW }, undefined, (n) =>
+      used.push(n),
+    );
     const sent = chatMessages(fake.requests[0]!.body).map((m) => String(m.content));
     expect(used).toEqual([estimateTokens(...sent, 'Probably fine.')]);
     expect(result.tokensUsed).toBe(used[0]);
@@ -258,14 +281,20 @@ describe('catchup', () => {
     memberId: 'U1',
     memberName: 'Alex Kim',
     now: NOW,
-    conversations: [conversation('C1', 'urgent', '#incidents'), conversation('C2', 'can_wait', 'Sam Lee'), conversation('C3', 'fyi', '#random'), conversation('C4', 'fyi', '#news')],
+    conversations: [
+      conversation('C1', 'urgent', '#incidents'),
+      conversation('C2', 'can_wait', 'Sam Lee'),
+      conversation('C3', 'fyi', '#random'),
+      conversation('C4', 'fyi', '#news'),
+    ],
     history: [
       { role: 'user', content: 'What is urgent?' },
       { role: 'assistant', content: '#incidents needs you.' },
     ],
     ...extra,
   });
-  const modelSays = (reply: unknown) => fake.respond(() => ({ content: typeof reply === 'string' ? reply : JSON.stringify(reply), usage: { total_tokens: 77 } }));
+  const modelSays = (reply: unknown) =>
+    fake.respond(() => ({ content: typeof reply === 'string' ? reply : JSON.stringify(reply), usage: { total_tokens: 77 } }));
 
   it('sends the unread context, the history and the message; a plain reply keeps known ids only', async () => {
     modelSays({ message: 'Start with #incidents.', conversationIds: ['C1', 'C99'], action: null });

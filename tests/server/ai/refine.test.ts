@@ -16,7 +16,7 @@ const TABLES: Record<RefineMode, Row[]> = {
     ['teh fix is in.Next we ship', 'The fix is in. Next we ship.'],
     ['wait.. really??', 'Wait. Really?'],
     ['i.e. the usual, e.g. this one', 'I.e. the usual, e.g. this one.'],
-    ['i recieve it. i\'ll check', "I receive it. I'll check."],
+    ["i recieve it. i'll check", "I receive it. I'll check."],
     ['Recieved it, recieve it. thats definately teh plan, dont worry', "Received it, receive it. That's definitely the plan, don't worry."],
     ['- fix bug\n- deploy\n\n\n- tell team', '- Fix bug\n- Deploy\n\n- Tell team'],
     ['Deploy is done. Tell <#C1|general> :tada:', 'Deploy is done. Tell <#C1|general> :tada:'],
@@ -118,9 +118,43 @@ describe('refineLocally', () => {
 /* ------------------------------------------------------------------ properties */
 
 const WORDS = [
-  'hey', 'guys', 'i', 'just', 'really', 'basically', 'think', 'that', 'teh', 'dont', 'im', 'gonna', 'u', 'asap', 'lol',
-  'in order to', 'utilize', 'and', 'but', 'so', 'the', 'deploy', 'is', 'done', 'can', 'you', 'review', 'it', 'please',
-  'let me know if you have any questions', 'I was wondering if you could', 'Things:', 'a', 'b', 'c', 'ok', 'thx',
+  'hey',
+  'guys',
+  'i',
+  'just',
+  'really',
+  'basically',
+  'think',
+  'that',
+  'teh',
+  'dont',
+  'im',
+  'gonna',
+  'u',
+  'asap',
+  'lol',
+  'in order to',
+  'utilize',
+  'and',
+  'but',
+  'so',
+  'the',
+  'deploy',
+  'is',
+  'done',
+  'can',
+  'you',
+  'review',
+  'it',
+  'please',
+  'let me know if you have any questions',
+  'I was wondering if you could',
+  'Things:',
+  'a',
+  'b',
+  'c',
+  'ok',
+  'thx',
 ];
 const SEPARATORS = [' ', '  ', ', ', '. ', '! ', '? ', '\n', ' ; ', ': ', '!!! ', ' , '];
 const markupToken = fc.oneof(
@@ -132,9 +166,7 @@ const markupToken = fc.oneof(
   fc.stringMatching(/^```\n[a-z ,.!\n]{1,20}\n```$/),
 );
 const piece = fc.oneof(fc.constantFrom(...WORDS), fc.constantFrom(...WORDS), markupToken);
-const draft = fc
-  .array(fc.tuple(piece, fc.constantFrom(...SEPARATORS)), { minLength: 1, maxLength: 25 })
-  .map((parts) => parts.map(([p, s]) => p + s).join(''));
+const draft = fc.array(fc.tuple(piece, fc.constantFrom(...SEPARATORS)), { minLength: 1, maxLength: 25 }).map((parts) => parts.map(([p, s]) => p + s).join(''));
 const mode = fc.constantFrom(...REFINE_MODES);
 
 describe('refineLocally properties', () => {
@@ -150,16 +182,20 @@ describe('refineLocally properties', () => {
 
   it('keeps every markup token, in order', () => {
     fc.assert(
-      fc.property(fc.array(fc.tuple(fc.constantFrom(...WORDS), markupToken, fc.constantFrom(...SEPARATORS)), { minLength: 1, maxLength: 12 }), mode, (parts, m) => {
-        const text = parts.map(([w, t, s]) => `${w} ${t}${s}`).join('');
-        const out = refineLocally(text, m);
-        let from = 0;
-        for (const [, token] of parts) {
-          const at = out.indexOf(token, from);
-          expect(at).toBeGreaterThanOrEqual(0);
-          from = at + token.length;
-        }
-      }),
+      fc.property(
+        fc.array(fc.tuple(fc.constantFrom(...WORDS), markupToken, fc.constantFrom(...SEPARATORS)), { minLength: 1, maxLength: 12 }),
+        mode,
+        (parts, m) => {
+          const text = parts.map(([w, t, s]) => `${w} ${t}${s}`).join('');
+          const out = refineLocally(text, m);
+          let from = 0;
+          for (const [, token] of parts) {
+            const at = out.indexOf(token, from);
+            expect(at).toBeGreaterThanOrEqual(0);
+            from = at + token.length;
+          }
+        },
+      ),
       { numRuns: 400 },
     );
   });

@@ -46,7 +46,9 @@ describe('the OpenAI-compatible provider behind the routes', () => {
   });
 
   it('answers with the model’s cited sources', async () => {
-    const res = await call<{ answer: string; sources: Array<{ conversation_id: string }>; model: string }>('/api/ask', { body: { question: 'What happened with the deploy?' } });
+    const res = await call<{ answer: string; sources: Array<{ conversation_id: string }>; model: string }>('/api/ask', {
+      body: { question: 'What happened with the deploy?' },
+    });
     expect(res.status).toBe(200);
     expect(res.body.model).toBe('test-model');
     expect(res.body.answer).toContain('[1]');
@@ -83,7 +85,11 @@ describe('the OpenAI-compatible provider behind the routes', () => {
     const audio = new Uint8Array([0x1a, 0x45, 0xdf, 0xa3, 1, 2, 3, 4]);
     const form = new FormData();
     form.append('audio', new Blob([audio], { type: 'audio/webm;codecs=opus' }), 'recording.webm');
-    const res = await fetch(`${server.url}/api/features/voice-catchup/transcribe`, { method: 'POST', headers: { Authorization: `Bearer ${token}` }, body: form });
+    const res = await fetch(`${server.url}/api/features/voice-catchup/transcribe`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}` },
+      body: form,
+    });
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ transcript: SCRIPTED_TRANSCRIPT });
     const upload = fake.requests.filter((r) => r.path === '/v1/audio/transcriptions').at(-1)!;

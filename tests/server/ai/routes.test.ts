@@ -31,7 +31,8 @@ async function refine(body: unknown): Promise<{ status: number; events: RefineEv
     headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
     body: JSON.stringify(body),
   });
-  if (!res.headers.get('content-type')?.startsWith('text/event-stream')) return { status: res.status, events: [], json: (await res.json()) as { error: string } };
+  if (!res.headers.get('content-type')?.startsWith('text/event-stream'))
+    return { status: res.status, events: [], json: (await res.json()) as { error: string } };
   const events: RefineEvent[] = [];
   const parser = createParser({ onEvent: (e) => events.push(JSON.parse(e.data) as RefineEvent) });
   parser.feed(await res.text());
@@ -76,10 +77,12 @@ describe('classification', () => {
     const again = await call<{ classified: number; skipped: number }>('/api/features/ai-sort/classify-unread', { method: 'POST' });
     expect(again.body).toMatchObject({ classified: 0, skipped: first.body.unread });
 
-    const listed = await call<{ conversations: Array<{ id: string; ai_category: string; ai_reason: string; ai_confidence: number }> }>('/api/conversations/data?limit=1000');
-    const unreadLabelled = (listed.body as unknown as { data: { conversations: Array<{ unread_count: number; ai_category?: string; ai_confidence?: number }> } }).data.conversations.filter(
-      (c) => c.unread_count > 0,
+    const listed = await call<{ conversations: Array<{ id: string; ai_category: string; ai_reason: string; ai_confidence: number }> }>(
+      '/api/conversations/data?limit=1000',
     );
+    const unreadLabelled = (
+      listed.body as unknown as { data: { conversations: Array<{ unread_count: number; ai_category?: string; ai_confidence?: number }> } }
+    ).data.conversations.filter((c) => c.unread_count > 0);
     expect(unreadLabelled.every((c) => c.ai_category && c.ai_confidence !== undefined && c.ai_confidence >= 0 && c.ai_confidence <= 1)).toBe(true);
   });
 
@@ -94,7 +97,16 @@ describe('classification', () => {
     expect(lessons[lessons.length - 1]!.words.length).toBeGreaterThan(0);
 
     // A new message makes the conversation due for re-classification; the manual label stays.
-    await server.store.insertMessage({ workspaceId: WS, conversationId: target.id, user: target.member_ids.find((m) => m !== ME)!, text: 'URGENT: prod is down, need you now', at: Date.now() }, () => []);
+    await server.store.insertMessage(
+      {
+        workspaceId: WS,
+        conversationId: target.id,
+        user: target.member_ids.find((m) => m !== ME)!,
+        text: 'URGENT: prod is down, need you now',
+        at: Date.now(),
+      },
+      () => [],
+    );
     await call('/api/features/ai-sort/classify-unread', { method: 'POST' });
     const after = await server.store.getConversation(WS, ME, target.id);
     expect(after).toMatchObject({ ai_category: 'fyi', ai_source: 'manual' });
@@ -105,9 +117,13 @@ describe('classification', () => {
     const dm = conversations.find((c) => c.unread_count === 0 && c.dm_user)!;
     const stream = await openStream(server.url, token);
     const other = api(server.url, (await signIn(server.url, dm.dm_user)).token);
-    const sent = await other('/api/messages/send', { body: { channel: dm.id, text: 'Production checkout is down, can you approve the rollback right now? Urgent' } });
+    const sent = await other('/api/messages/send', {
+      body: { channel: dm.id, text: 'Production checkout is down, can you approve the rollback right now? Urgent' },
+    });
     expect(sent.status).toBe(200);
-    const events = await stream.until((es) => es.some((e) => e.type === 'conversation_update' && (e.data as { conversation_id: string }).conversation_id === dm.id));
+    const events = await stream.until((es) =>
+      es.some((e) => e.type === 'conversation_update' && (e.data as { conversation_id: string }).conversation_id === dm.id),
+    );
     const update = events.find((e) => e.type === 'conversation_update' && (e.data as { conversation_id: string }).conversation_id === dm.id)!;
     expect((update.data as { conversation: Record<string, unknown> }).conversation).toMatchObject({ ai_category: 'urgent', ai_source: 'ai' });
     stream.close();
@@ -115,11 +131,15 @@ describe('classification', () => {
   });
 
   it('reports its status and lists a category', async () => {
-    const status = await call<{ provider: string; unread: number; counts: Record<string, number>; last_run: { classified: number } | null }>('/api/features/ai-sort/status');
+    const status = await call<{ provider: string; unread: number; counts: Record<string, number>; last_run: { classified: number } | null }>(
+      '/api/features/ai-sort/status',
+    );
     expect(status.body.provider).toBe('local');
     expect(status.body.counts.urgent + status.body.counts.can_wait + status.body.counts.fyi + status.body.counts.uncategorized).toBe(status.body.unread);
     expect(status.body.last_run).not.toBeNull();
-    const urgent = await call<{ total: number; conversations: Array<{ ai_category: string; unread_count: number }> }>('/api/features/ai-sort/conversations/urgent');
+    const urgent = await call<{ total: number; conversations: Array<{ ai_category: string; unread_count: number }> }>(
+      '/api/features/ai-sort/conversations/urgent',
+    );
     expect(urgent.body.total).toBe(status.body.counts.urgent);
     expect(urgent.body.conversations.every((c) => c.ai_category === 'urgent' && c.unread_count > 0)).toBe(true);
     expect((await call('/api/features/ai-sort/conversations/later')).status).toBe(400);
@@ -156,7 +176,16 @@ describe('answers', () => {
     expect(hits.length).toBeGreaterThan(0);
     const res = await call<{
       answer: string;
-      sources: Array<{ id: string; conversation_id: string; permalink: string; author: string; channel: string; text: string; timestamp: string; score: number }>;
+      sources: Array<{
+        id: string;
+        conversation_id: string;
+        permalink: string;
+        author: string;
+        channel: string;
+        text: string;
+        timestamp: string;
+        score: number;
+      }>;
       confidence: number;
       model: string;
       search_iterations: number;

@@ -81,7 +81,10 @@ describe("other people's text is data, never instructions", () => {
   it('the system prompt holds none of it; the data message holds it between markers', async () => {
     const unread = (await server.store.unreadConversations(WS, ME)).find((c) => c.type !== 'thread')!;
     const record = await server.store.conversationRecord(WS, unread.id);
-    const { token } = await signIn(server.url, record!.member_ids.find((m) => m !== ME)!);
+    const { token } = await signIn(
+      server.url,
+      record!.member_ids.find((m) => m !== ME)!,
+    );
     expect((await api(server.url, token)('/api/messages/send', { body: { channel: unread.id, text: HOSTILE } })).status).toBe(200);
     fake.respond((request) => scriptedReply(request));
     const before = fake.requests.length;
@@ -102,7 +105,10 @@ describe("the classifier: the member's corrections and other people's texts are 
     const [first, second] = (await server.store.unreadConversations(WS, ME)).filter((c) => c.type !== 'thread');
     const say = async (conversationId: string, text: string) => {
       const record = await server.store.conversationRecord(WS, conversationId);
-      const { token } = await signIn(server.url, record!.member_ids.find((m) => m !== ME)!);
+      const { token } = await signIn(
+        server.url,
+        record!.member_ids.find((m) => m !== ME)!,
+      );
       expect((await api(server.url, token)('/api/messages/send', { body: { channel: conversationId, text } })).status).toBe(200);
     };
     await say(first!.id, HOSTILE);
@@ -117,7 +123,9 @@ describe("the classifier: the member's corrections and other people's texts are 
     expect(sent.length).toBeGreaterThan(0);
     for (const request of sent) {
       expect(systemPrompt(request.body).toLowerCase()).not.toContain('override');
-      const data = chatMessages(request.body).filter((m) => m.role === 'user').map((m) => String(m.content));
+      const data = chatMessages(request.body)
+        .filter((m) => m.role === 'user')
+        .map((m) => String(m.content));
       expect(data.some((text) => text.includes('"corrections"') && text.includes('override'))).toBe(true);
     }
   });

@@ -29,8 +29,10 @@ const SPEC: DemoSpec = {
 };
 
 const TS = /^\d{10}\.\d{6}$/;
-const URGENCY = /urgent|asap|right now|\bnow\b|immediately|today|blocker|blocked|blocking|down|outage|incident|sev1|\bp1\b|failing|failed|:rotating_light:|:fire:|:sos:/i;
-const NO_RUSH = /when you get a chance|no rush|whenever|this week|next week|not urgent|review|by (monday|tuesday|wednesday|thursday|friday|next|end)|planning|before (monday|tuesday|wednesday|thursday|friday|next|end)|sometime|thoughts\?/i;
+const URGENCY =
+  /urgent|asap|right now|\bnow\b|immediately|today|blocker|blocked|blocking|down|outage|incident|sev1|\bp1\b|failing|failed|:rotating_light:|:fire:|:sos:/i;
+const NO_RUSH =
+  /when you get a chance|no rush|whenever|this week|next week|not urgent|review|by (monday|tuesday|wednesday|thursday|friday|next|end)|planning|before (monday|tuesday|wednesday|thursday|friday|next|end)|sometime|thoughts\?/i;
 
 interface Group {
   conversation: DemoConversation;
@@ -300,8 +302,7 @@ describe('generateDemoWorkspace (small)', () => {
   });
 
   it("expresses each conversation's truth in its latest message", () => {
-    const last = (cat: AiCategory) =>
-      ws.groups.filter((g) => g.conversation.truth === cat).map((g) => g.messages[g.messages.length - 1]!.text);
+    const last = (cat: AiCategory) => ws.groups.filter((g) => g.conversation.truth === cat).map((g) => g.messages[g.messages.length - 1]!.text);
     const rate = (texts: string[], re: RegExp) => texts.filter((t) => re.test(t)).length / texts.length;
     const urgent = last('urgent');
     const canWait = last('can_wait');
@@ -393,7 +394,12 @@ describe('layoutTimes', () => {
   it('gives strictly increasing integer times ending at end, even in a tiny span', () => {
     const rng = createRandom(9);
     const out: number[] = [];
-    for (const [n, start, end] of [[1, 0, 5e9], [50, 1e15, 1e15 + 10], [50, 1e15, 1e15], [200, 1e15, 1e15 + 86_400e6]] as const) {
+    for (const [n, start, end] of [
+      [1, 0, 5e9],
+      [50, 1e15, 1e15 + 10],
+      [50, 1e15, 1e15],
+      [200, 1e15, 1e15 + 86_400e6],
+    ] as const) {
       layoutTimes(rng, out, n, start, end);
       expect(out).toHaveLength(n);
       expect(out[n - 1]).toBe(end);
@@ -434,7 +440,7 @@ describe('demoMessageText', () => {
     expect(dm.some((t) => t.includes('<@UMEMBER01>'))).toBe(false);
   });
 
-  it("recognises a bot by its name or its handle (user.name is lower case)", () => {
+  it('recognises a bot by its name or its handle (user.name is lower case)', () => {
     const texts = (bot: string) => Array.from({ length: 30 }, (_, i) => demoMessageText(createRandom(i), 'urgent', { bot }));
     expect(texts('pagerbot')).toEqual(texts('PagerBot'));
     expect(texts('jira')).toEqual(texts('Jira'));

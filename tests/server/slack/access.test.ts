@@ -23,12 +23,20 @@ async function setUp(options: Parameters<typeof startSlackTestServer>[0] = {}) {
   const me = fake.member.id;
   // A channel of the member's with a thread they take part in.
   const channel = fake.workspace.conversations.find(
-    (c) => c.kind !== 'im' && c.kind !== 'mpim' && c.members.includes(me) && c.messages.some((p) => c.replies[p.ts]?.length && (p.user === me || (p.reply_users ?? []).includes(me))),
+    (c) =>
+      c.kind !== 'im' &&
+      c.kind !== 'mpim' &&
+      c.members.includes(me) &&
+      c.messages.some((p) => c.replies[p.ts]?.length && (p.user === me || (p.reply_users ?? []).includes(me))),
   )!;
   const colleague = channel.members.find((m) => m !== me && fake.workspace.users.some((u) => u.id === m && !u.is_bot))!;
   fake.post(colleague, channel.id, `The ${WORD} migration plan is in the doc`);
   const signIn = await signInSlack(server);
-  await until(async () => (await server.store.getSyncState<{ lastFullSyncAt: number | null }>(fake.team.id, me))?.lastFullSyncAt != null, 20_000, 'initial sync');
+  await until(
+    async () => (await server.store.getSyncState<{ lastFullSyncAt: number | null }>(fake.team.id, me))?.lastFullSyncAt != null,
+    20_000,
+    'initial sync',
+  );
   const call = api(server.url, signIn.token);
   const held = async () => (await server.store.listConversations(fake.team.id, me)).conversations;
   const threads = (await held()).filter((c) => c.parent_conversation_id === channel.id).map((c) => c.id);
@@ -44,10 +52,18 @@ async function reach(s: Awaited<ReturnType<typeof setUp>>) {
   const threadPages = await Promise.all(s.threads.map(async (t) => (await s.call(`/api/conversations/${encodeURIComponent(t)}/threads`)).status));
   const hits = (await s.call(`/api/search?q=${WORD}&type=messages`)).body.results.messages.length as number;
   const ask = await s.call('/api/ask', { method: 'POST', body: { question: `What is the ${WORD} migration plan?` } });
-  const sources = ((ask.body.sources ?? []) as Array<{ conversation_id?: string; channel_id?: string }>).filter(
-    (src) => (src.conversation_id ?? src.channel_id ?? '').startsWith(s.channel.id),
+  const sources = ((ask.body.sources ?? []) as Array<{ conversation_id?: string; channel_id?: string }>).filter((src) =>
+    (src.conversation_id ?? src.channel_id ?? '').startsWith(s.channel.id),
   ).length;
-  return { listed: ids.has(s.channel.id), threadsListed: s.threads.filter((t) => ids.has(t)).length, page, threadPages, hits, sources, answer: String(ask.body.answer ?? '') };
+  return {
+    listed: ids.has(s.channel.id),
+    threadsListed: s.threads.filter((t) => ids.has(t)).length,
+    page,
+    threadPages,
+    hits,
+    sources,
+    answer: String(ask.body.answer ?? ''),
+  };
 }
 
 describe('access follows Slack', () => {
@@ -72,7 +88,9 @@ describe('access follows Slack', () => {
     expect(r.answer).not.toContain('migration plan is in the doc');
     // The member's open tabs hear it: one removal per conversation lost.
     const events = await server.store.eventsAfter(s.fake.team.id, s.me, sequence);
-    const removed = events.filter((e) => e.type === 'conversation_update' && (e.data as { removed?: boolean }).removed).map((e) => (e.data as { conversation_id: string }).conversation_id);
+    const removed = events
+      .filter((e) => e.type === 'conversation_update' && (e.data as { removed?: boolean }).removed)
+      .map((e) => (e.data as { conversation_id: string }).conversation_id);
     expect(removed.sort()).toEqual([s.channel.id, ...s.threads].sort());
   });
 

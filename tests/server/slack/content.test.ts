@@ -20,7 +20,11 @@ afterEach(async () => {
 async function signedIn(options: Parameters<typeof startSlackTestServer>[0] = {}) {
   server = await startSlackTestServer(options);
   const signIn = await signInSlack(server);
-  await until(async () => (await server.store.getSyncState<{ lastFullSyncAt: number | null }>(server.fake.team.id, server.fake.member.id))?.lastFullSyncAt != null, 20_000, 'initial sync');
+  await until(
+    async () => (await server.store.getSyncState<{ lastFullSyncAt: number | null }>(server.fake.team.id, server.fake.member.id))?.lastFullSyncAt != null,
+    20_000,
+    'initial sync',
+  );
   return api(server.url, signIn.token);
 }
 
@@ -94,7 +98,10 @@ describe('Slack content, as Slack sends it', () => {
       const res = await call(`/api/search?q=${word}&type=messages`);
       expect(res.status).toBe(200);
       const hits = res.body.results.messages as Array<{ conversation_id: string; ts: string }>;
-      expect(hits.map((h) => `${h.conversation_id}/${h.ts}`), word).toContain(`${channel}/${ts}`);
+      expect(
+        hits.map((h) => `${h.conversation_id}/${h.ts}`),
+        word,
+      ).toContain(`${channel}/${ts}`);
     }
     // A hit's channel mention without a label is named in the answer's mentions.
     const mentioning = await call(`/api/search?q=${encodeURIComponent('incident review')}&type=messages`);
@@ -111,7 +118,9 @@ describe('Slack content, as Slack sends it', () => {
     const call = await signedIn();
     const x = extras();
     expect(callsOf('users.info', ['user', x.externalUserId])).toBe(1);
-    for (const bot of x.webhookBotIds.filter((b) => server.fake.workspace.conversations.some((c) => c.members.includes(server.fake.member.id) && c.messages.some((m) => m.bot_id === b)))) {
+    for (const bot of x.webhookBotIds.filter((b) =>
+      server.fake.workspace.conversations.some((c) => c.members.includes(server.fake.member.id) && c.messages.some((m) => m.bot_id === b)),
+    )) {
       expect(callsOf('bots.info', ['bot', bot]), bot).toBe(1);
     }
     // App bots whose posts carry bot_profile are named by it: no call.
@@ -145,7 +154,7 @@ describe('Slack content, as Slack sends it', () => {
     expect(callsOf('usergroups.list')).toBe(2);
   });
 
-  it("never names a private channel for the workspace: a mention of one shows its id to whoever is not in it", async () => {
+  it('never names a private channel for the workspace: a mention of one shows its id to whoever is not in it', async () => {
     server = await startSlackTestServer();
     const fake = server.fake;
     const me = fake.member.id;
@@ -156,7 +165,11 @@ describe('Slack content, as Slack sends it', () => {
     const other = general.members.find((m) => m !== me && fake.workspace.users.some((u) => u.id === m && !u.is_bot))!;
     fake.post(other, general.id, `See <#${secret.id}> for the plan`);
     const signIn = await signInSlack(server);
-    await until(async () => (await server.store.getSyncState<{ lastFullSyncAt: number | null }>(fake.team.id, me))?.lastFullSyncAt != null, 20_000, 'initial sync');
+    await until(
+      async () => (await server.store.getSyncState<{ lastFullSyncAt: number | null }>(fake.team.id, me))?.lastFullSyncAt != null,
+      20_000,
+      'initial sync',
+    );
     expect(await server.store.sourceNames(fake.team.id, 'channel', [secret.id])).toEqual({});
     const page = await conversation(api(server.url, signIn.token), general.id);
     expect(page.mentions?.channels?.[secret.id]).toBeUndefined();
@@ -171,7 +184,12 @@ describe('Slack content, as Slack sends it', () => {
     const { ts } = server.fake.postMessage(x.alerts, message);
     await until(async () => Boolean(await server.store.getMessage(server.fake.team.id, x.alerts, ts)), 5_000, 'the live post');
     const live = await server.store.getMessage(server.fake.team.id, x.alerts, ts);
-    const { ts: externalTs } = server.fake.postMessage(x.externalIm, { type: 'message', user: x.externalUserId, text: 'Can you confirm the <#' + x.notJoined + '|> link?', user_team: x.externalTeam.id });
+    const { ts: externalTs } = server.fake.postMessage(x.externalIm, {
+      type: 'message',
+      user: x.externalUserId,
+      text: 'Can you confirm the <#' + x.notJoined + '|> link?',
+      user_team: x.externalTeam.id,
+    });
     await until(async () => Boolean(await server.store.getMessage(server.fake.team.id, x.externalIm, externalTs)), 5_000, 'the external post');
     const liveExternal = await server.store.getMessage(server.fake.team.id, x.externalIm, externalTs);
 

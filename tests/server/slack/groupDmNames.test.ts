@@ -29,7 +29,11 @@ describe('group DM names from hostile Slack names', () => {
     });
     server = await startSlackTestServer({ fakeSlack: fake });
     const signIn = await signInSlack(server);
-    await until(async () => (await server.store.getSyncState<{ lastFullSyncAt: number | null }>(fake.team.id, me))?.lastFullSyncAt != null, 20_000, 'initial sync');
+    await until(
+      async () => (await server.store.getSyncState<{ lastFullSyncAt: number | null }>(fake.team.id, me))?.lastFullSyncAt != null,
+      20_000,
+      'initial sync',
+    );
 
     const res = await api(server.url, signIn.token)('/api/conversations/data?type=dm');
     expect(res.status).toBe(200);

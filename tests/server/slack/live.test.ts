@@ -16,7 +16,11 @@ async function signedIn(options: Parameters<typeof startSlackTestServer>[0] = {}
   server = await startSlackTestServer({ socketMode: true, ...options });
   await until(() => server.fake.sockets() > 0, 5_000, 'a Socket Mode connection');
   const signIn = await signInSlack(server);
-  await until(async () => (await server.store.getSyncState<{ lastFullSyncAt: number | null }>(server.fake.team.id, server.fake.member.id))?.lastFullSyncAt != null, 20_000, 'initial sync');
+  await until(
+    async () => (await server.store.getSyncState<{ lastFullSyncAt: number | null }>(server.fake.team.id, server.fake.member.id))?.lastFullSyncAt != null,
+    20_000,
+    'initial sync',
+  );
   stream = await openStream(server.url, signIn.token);
   const fake = server.fake;
   const me = fake.member.id;
@@ -29,7 +33,7 @@ const updates = (events: LiveEvent[], action?: string) =>
   events.filter((e) => e.type === 'message_update' && (!action || (e.data as MessageUpdateData).action === action)).map((e) => e.data as MessageUpdateData);
 
 describe('Slack live events (Socket Mode)', () => {
-  it('turns a new message, a thread reply, an edit and a delete into the member\'s events', async () => {
+  it("turns a new message, a thread reply, an edit and a delete into the member's events", async () => {
     const { fake, channel, other, me } = await signedIn();
     const news = fake.post(other, channel.id, 'news from Slack');
     await stream!.until((events) => updates(events, 'new_message').some((d) => d.message?.ts === news.ts));
@@ -43,7 +47,10 @@ describe('Slack live events (Socket Mode)', () => {
 
     const reply = fake.post(other, channel.id, 'a reply in the thread', { thread_ts: ts });
     await stream!.until((events) => updates(events, 'thread_new_message').some((d) => d.message?.ts === reply.ts));
-    expect(updates(stream!.events, 'thread_new_message').find((d) => d.message?.ts === reply.ts)).toMatchObject({ conversation_id: `${channel.id}:${ts}`, thread_ts: ts });
+    expect(updates(stream!.events, 'thread_new_message').find((d) => d.message?.ts === reply.ts)).toMatchObject({
+      conversation_id: `${channel.id}:${ts}`,
+      thread_ts: ts,
+    });
     expect((await server.store.getMessage(fake.team.id, channel.id, ts))!.reply_count).toBe(1);
 
     fake.edit(channel.id, ts, 'hello from Slack (edited)');
@@ -84,7 +91,11 @@ describe('Slack live events (Socket Mode)', () => {
     const { fake, channel, other } = await signedIn();
     fake.duplicateNextEvent();
     const { ts } = fake.post(other, channel.id, 'sent twice by Slack');
-    await until(() => fake.envelopes.filter((e) => e.event_type === 'message').length >= 2 && fake.envelopes.every((e) => fake.acked.includes(e.envelope_id)), 5_000, 'both envelopes acked');
+    await until(
+      () => fake.envelopes.filter((e) => e.event_type === 'message').length >= 2 && fake.envelopes.every((e) => fake.acked.includes(e.envelope_id)),
+      5_000,
+      'both envelopes acked',
+    );
     const sent = fake.envelopes.filter((e) => e.event_type === 'message');
     expect(new Set(sent.map((e) => e.event_id)).size).toBe(1);
     // A later event proves the queue moved past both copies.
@@ -98,7 +109,7 @@ describe('Slack live events (Socket Mode)', () => {
 });
 
 describe('sending and marking read through Slack', () => {
-  it('sends with chat.postMessage and the member\'s token, keeps Slack\'s ts, and the echo is not a second message', async () => {
+  it("sends with chat.postMessage and the member's token, keeps Slack's ts, and the echo is not a second message", async () => {
     const { call, fake, channel, me } = await signedIn();
     const memberToken = (await server.source.vault.access(fake.team.id, me))!;
     const sent = await call('/api/messages/send', { body: { channel: channel.id, text: 'from Sift' } });

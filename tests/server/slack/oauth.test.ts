@@ -65,7 +65,11 @@ describe('Slack sign-in', () => {
     expect(JSON.stringify(server.store.db.prepare(`SELECT * FROM oauth_states`).all())).not.toContain('xox');
 
     // The first sign-in syncs in the background; no log line holds a token, and no response does.
-    await until(async () => (await server.store.getSyncState<{ lastFullSyncAt: number | null }>(server.fake.team.id, server.fake.member.id))?.lastFullSyncAt != null, 10_000, 'initial sync');
+    await until(
+      async () => (await server.store.getSyncState<{ lastFullSyncAt: number | null }>(server.fake.team.id, server.fake.member.id))?.lastFullSyncAt != null,
+      10_000,
+      'initial sync',
+    );
     expect(server.logLines.join('\n')).not.toMatch(/xox[a-z]-|xapp-/);
     expect(signIn.location).not.toMatch(/xox/);
   });

@@ -18,12 +18,11 @@ afterEach(async () => {
 });
 
 const update = (events: LiveEvent[], ts: string, action: string) =>
-  events.find((e) => e.type === 'message_update' && (e.data as MessageUpdateData).action === action && (e.data as MessageUpdateData).message?.ts === ts)?.data as
-    | MessageUpdateData
-    | undefined;
+  events.find((e) => e.type === 'message_update' && (e.data as MessageUpdateData).action === action && (e.data as MessageUpdateData).message?.ts === ts)
+    ?.data as MessageUpdateData | undefined;
 
 describe('Slack without Socket Mode: polling', () => {
-  it('brings a message posted on Slack to the member\'s stream through incremental syncs alone', async () => {
+  it("brings a message posted on Slack to the member's stream through incremental syncs alone", async () => {
     server = await startSlackTestServer({ pollSeconds: 0.1 });
     const s = server;
     const { fake } = s;
@@ -56,7 +55,9 @@ describe('Slack without Socket Mode: polling', () => {
     const reply = fake.post(replier, parentChannel.id, 'a reply by polling', { thread_ts: thread.parent_message!.ts });
     await stream.until((events) => update(events, reply.ts, 'thread_new_message') !== undefined, 5_000);
     expect(update(stream.events, reply.ts, 'thread_new_message')).toMatchObject({ conversation_id: thread.id, thread_ts: thread.parent_message!.ts });
-    expect(fake.calls.filter((c) => c.method === 'conversations.replies' && c.params.ts === thread.parent_message!.ts && c.params.oldest).length).toBeGreaterThan(0);
+    expect(
+      fake.calls.filter((c) => c.method === 'conversations.replies' && c.params.ts === thread.parent_message!.ts && c.params.oldest).length,
+    ).toBeGreaterThan(0);
 
     // A first reply to an older message of the member's (no thread yet): the next poll re-reads
     // the channel's newest messages, finds the new thread and brings its reply.
@@ -72,7 +73,10 @@ describe('Slack without Socket Mode: polling', () => {
     fake.join(me, joined.id);
     const joinMessage = joined.messages.at(-1)!;
     await stream.until((events) => update(events, joinMessage.ts, 'new_message') !== undefined, 5_000);
-    expect(update(stream.events, joinMessage.ts, 'new_message')).toMatchObject({ conversation_id: joined.id, conversation: { id: joined.id, name: joined.name } });
+    expect(update(stream.events, joinMessage.ts, 'new_message')).toMatchObject({
+      conversation_id: joined.id,
+      conversation: { id: joined.id, name: joined.name },
+    });
     expect((await s.store.conversationRecord(fake.team.id, joined.id))!.member_ids).toContain(me);
     expect((await s.store.listMessages(fake.team.id, joined.id, 1000)).length).toBe(joined.messages.length);
     expect(joined.messages.length).toBeGreaterThan(1);
@@ -92,7 +96,11 @@ describe('Slack without Socket Mode: polling', () => {
     server = await startSlackTestServer({ pollSeconds: 0 });
     const s = server;
     await signInSlack(s);
-    await until(async () => (await s.store.getSyncState<{ lastFullSyncAt: number | null }>(s.fake.team.id, s.fake.member.id))?.lastFullSyncAt != null, 20_000, 'initial sync');
+    await until(
+      async () => (await s.store.getSyncState<{ lastFullSyncAt: number | null }>(s.fake.team.id, s.fake.member.id))?.lastFullSyncAt != null,
+      20_000,
+      'initial sync',
+    );
     const after = s.fake.calls.length;
     await new Promise((r) => setTimeout(r, 400));
     expect(s.fake.calls.slice(after)).toEqual([]);

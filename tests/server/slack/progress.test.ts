@@ -52,7 +52,11 @@ describe('Slack sync progress', () => {
     const before = stream.events.length;
     expect((await api(s.url, signIn.token)('/api/conversations/fetch')).status).toBe(200);
     const channel = fake.workspace.conversations.find((c) => c.kind === 'public_channel' && c.members.includes(me) && c.members.length > 1)!;
-    fake.post(channel.members.find((m) => m !== me)!, channel.id, 'news found by an incremental sync');
+    fake.post(
+      channel.members.find((m) => m !== me)!,
+      channel.id,
+      'news found by an incremental sync',
+    );
     expect((await api(s.url, signIn.token)('/api/conversations/fetch')).status).toBe(200);
     await stream.until((events) => events.slice(before).some((e) => e.type === 'message_update'));
     expect(stream.events.slice(before).filter((e) => e.type === 'sync_progress')).toEqual([]);

@@ -60,7 +60,11 @@ describe('applySourceBatch', () => {
     // A bot's post (subtype bot_message) is news: unread, the preview, and searchable through its derived text.
     await store.applySourceBatch(
       WS,
-      { messages: [{ conversation_id: 'C1', ts: '1700000005.000100', user: 'B1', subtype: 'bot_message', text: '', resolved_text: 'Deploy finished: quasar build' }] },
+      {
+        messages: [
+          { conversation_id: 'C1', ts: '1700000005.000100', user: 'B1', subtype: 'bot_message', text: '', resolved_text: 'Deploy finished: quasar build' },
+        ],
+      },
       2,
     );
     expect(await store.getConversation(WS, 'UME', 'C1')).toMatchObject({ unread_count: 3, latest_message: { text: 'Deploy finished: quasar build' } });
@@ -165,7 +169,10 @@ describe('configuration and logs', () => {
   it('never writes a Slack token into a log line', () => {
     const lines: string[] = [];
     const logger = jsonLogger((line) => lines.push(line), 'debug');
-    logger.log('warn', 'failed with xoxp-123-456-abcdef', { error: 'An API error: token xoxe.xoxp-1-abc and xapp-1-A1-2-zz', nested: { note: 'refresh xoxe-1-qwe' } });
+    logger.log('warn', 'failed with xoxp-123-456-abcdef', {
+      error: 'An API error: token xoxe.xoxp-1-abc and xapp-1-A1-2-zz',
+      nested: { note: 'refresh xoxe-1-qwe' },
+    });
     expect(lines.join('\n')).not.toMatch(/xox|xapp/);
   });
 });

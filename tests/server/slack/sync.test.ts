@@ -20,7 +20,12 @@ function expected(fake: FakeSlack) {
   for (const c of fake.workspace.conversations.filter(seen)) {
     const lastRead = c.lastRead[me] ?? '0000000000.000000';
     const type = c.kind === 'im' || c.kind === 'mpim' ? 'dm' : 'channel';
-    out.set(c.id, { type, messages: c.messages.length, unread: c.messages.filter((m) => countsAsUnread(m, lastRead)).length, ...(type === 'channel' ? { name: c.name } : {}) });
+    out.set(c.id, {
+      type,
+      messages: c.messages.length,
+      unread: c.messages.filter((m) => countsAsUnread(m, lastRead)).length,
+      ...(type === 'channel' ? { name: c.name } : {}),
+    });
     for (const parent of c.messages) {
       const replies = c.replies[parent.ts];
       if (!replies?.length) continue;
@@ -50,7 +55,9 @@ function metOutsideUsersList(fake: FakeSlack): string[] {
 
 async function stored(s: SlackTestServer) {
   const { conversations } = await s.store.listConversations(s.fake.team.id, s.fake.member.id);
-  return new Map(conversations.map((c) => [c.id, { type: c.type, messages: c.message_count, unread: c.unread_count, ...(c.type === 'channel' ? { name: c.name } : {}) }]));
+  return new Map(
+    conversations.map((c) => [c.id, { type: c.type, messages: c.message_count, unread: c.unread_count, ...(c.type === 'channel' ? { name: c.name } : {}) }]),
+  );
 }
 
 async function signedIn(options: Parameters<typeof startSlackTestServer>[0] = {}) {
@@ -58,7 +65,11 @@ async function signedIn(options: Parameters<typeof startSlackTestServer>[0] = {}
   const signIn = await signInSlack(server);
   const call = api(server.url, signIn.token);
   // The first sign-in starts a full sync in the background; wait for it.
-  await until(async () => (await server.store.getSyncState<{ lastFullSyncAt: number | null }>(server.fake.team.id, server.fake.member.id))?.lastFullSyncAt != null, 20_000, 'initial sync');
+  await until(
+    async () => (await server.store.getSyncState<{ lastFullSyncAt: number | null }>(server.fake.team.id, server.fake.member.id))?.lastFullSyncAt != null,
+    20_000,
+    'initial sync',
+  );
   return { call, token: signIn.token };
 }
 

@@ -84,7 +84,7 @@ describe("'Add workspace'", () => {
     expect((await server.store.memberships(attackerAccount)).map((m) => m.userId)).toEqual([attacker]);
   });
 
-  it("refuses an identity that already belongs to another account: it stays where it is", async () => {
+  it('refuses an identity that already belongs to another account: it stays where it is', async () => {
     const { fake, team, victim, victimCookie, attacker } = await twoMembers();
     const attackerAccount = await server.store.accountFor(team, attacker);
     fake.setConsentUser(attacker);

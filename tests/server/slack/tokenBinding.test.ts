@@ -72,7 +72,9 @@ describe("a token copied into another member's row", () => {
     const { fake } = server;
     const team = fake.team.id;
     const victim = fake.member.id;
-    const attacker = fake.workspace.users.find((u) => u.id !== victim && !u.is_bot && !u.deleted && u.id !== 'USLACKBOT' && sharedChannel(fake, u.id, victim))!.id;
+    const attacker = fake.workspace.users.find(
+      (u) => u.id !== victim && !u.is_bot && !u.deleted && u.id !== 'USLACKBOT' && sharedChannel(fake, u.id, victim),
+    )!.id;
     await signedIn(server, victim);
     const attackerCookie = await signedIn(server, attacker);
     const victimToken = (await server.source.vault.access(team, victim))!;
@@ -128,7 +130,10 @@ describe('rotating SIFT_SECRET', () => {
   it('reads the environment: SIFT_SECRET_PREVIOUS is a comma-separated list', () => {
     const base = { SLACK_CLIENT_ID: 'id', SLACK_CLIENT_SECRET: 'secret', SIFT_SECRET: 'the current secret' };
     expect(slackConfigFromEnv(base)!.previousSecrets).toBeUndefined();
-    expect(slackConfigFromEnv({ ...base, SIFT_SECRET_PREVIOUS: ' older secret 1 , ,older secret 2' })!.previousSecrets).toEqual(['older secret 1', 'older secret 2']);
+    expect(slackConfigFromEnv({ ...base, SIFT_SECRET_PREVIOUS: ' older secret 1 , ,older secret 2' })!.previousSecrets).toEqual([
+      'older secret 1',
+      'older secret 2',
+    ]);
     expect(() => slackConfigFromEnv({ ...base, SIFT_SECRET_PREVIOUS: 'older secret 1,short' })).toThrow(/SIFT_SECRET_PREVIOUS/);
   });
 
@@ -207,7 +212,12 @@ describe('rotating SIFT_SECRET', () => {
     const channel = fakeSlack.workspace.conversations.find((c) => c.kind === 'public_channel' && !c.is_archived && c.members.includes(me))!;
     const sent = await as(server, cookie, '/api/messages/send', { channel: channel.id, text: 'still me' });
     expect(sent.status).toBe(200);
-    expect(fakeSlack.calls.slice(before).filter((c) => c.method === 'chat.postMessage').map((c) => c.token)).toEqual([token]);
+    expect(
+      fakeSlack.calls
+        .slice(before)
+        .filter((c) => c.method === 'chat.postMessage')
+        .map((c) => c.token),
+    ).toEqual([token]);
     expect(server.logLines.join('\n')).toContain('Slack tokens re-encrypted under the current key');
   });
 
@@ -226,7 +236,11 @@ describe('rotating SIFT_SECRET', () => {
 
     // A server started with a new secret and this one as previous upgrades it.
     await server.store.saveCredential({ ...row, secret: legacySeal(TEST_SECRET, { access: token, refresh: 'xoxe-1-r' }) });
-    const next = new SlackSource({ config: { ...server.source.config, secret: 'the new secret', previousSecrets: [TEST_SECRET] }, now: () => Date.now(), logger: jsonLogger(() => {}, 'error') });
+    const next = new SlackSource({
+      config: { ...server.source.config, secret: 'the new secret', previousSecrets: [TEST_SECRET] },
+      now: () => Date.now(),
+      logger: jsonLogger(() => {}, 'error'),
+    });
     await next.prepare(server.store);
     expect(await next.vault.access(team, me)).toBe(token);
     expect(await next.vault.sealed(team, me)).toEqual({ access: token, refresh: 'xoxe-1-r' });

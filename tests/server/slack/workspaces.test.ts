@@ -35,7 +35,7 @@ const authorizeQuery = (f: FakeSlack, extra: Record<string, string> = {}) =>
   new URLSearchParams({ client_id: f.clientId, user_scope: 'channels:read', redirect_uri: 'http://127.0.0.1:1/cb', state: 's', ...extra });
 
 describe('the fake Slack with several teams', () => {
-  it('generates distinct teams with the same person as each one\'s member, and keeps the first team as before', async () => {
+  it("generates distinct teams with the same person as each one's member, and keeps the first team as before", async () => {
     const single = await startFakeSlack({ size: 'small', seed: 5, now: 1_800_000_000_000 });
     fake = await startFakeSlack({ size: 'small', seed: 5, now: 1_800_000_000_000, teams: 3 });
     try {
@@ -58,14 +58,16 @@ describe('the fake Slack with several teams', () => {
       }
       // Deterministic: the same options make the same teams.
       const again = await startFakeSlack({ size: 'small', seed: 5, now: 1_800_000_000_000, teams: 3 });
-      expect(again.teams.map((t) => JSON.stringify(t.workspace).replaceAll(again.url, ''))).toEqual(fake.teams.map((t) => JSON.stringify(t.workspace).replaceAll(fake!.url, '')));
+      expect(again.teams.map((t) => JSON.stringify(t.workspace).replaceAll(again.url, ''))).toEqual(
+        fake.teams.map((t) => JSON.stringify(t.workspace).replaceAll(fake!.url, '')),
+      );
       await again.close();
     } finally {
       await single.close();
     }
   });
 
-  it('answers every method from the token\'s team: another team\'s channel is not found', async () => {
+  it("answers every method from the token's team: another team's channel is not found", async () => {
     fake = await startFakeSlack({ size: 'small', teams: 2 });
     const [a, b] = fake.teams as [FakeTeam, FakeTeam];
     const tokenA = fake.issueToken(a.member.id);
@@ -75,12 +77,19 @@ describe('the fake Slack with several teams', () => {
     expect(await slack(fake, 'conversations.info', tokenB, { channel: channelB.id })).toMatchObject({ ok: true, channel: { id: channelB.id } });
     expect(await slack(fake, 'conversations.info', tokenA, { channel: channelB.id })).toMatchObject({ ok: false, error: 'channel_not_found' });
     expect(await slack(fake, 'conversations.history', tokenA, { channel: channelB.id })).toMatchObject({ ok: false, error: 'channel_not_found' });
-    expect(await slack(fake, 'chat.postMessage', tokenA, { channel: channelB.id, text: 'wrong team' })).toMatchObject({ ok: false, error: 'channel_not_found' });
+    expect(await slack(fake, 'chat.postMessage', tokenA, { channel: channelB.id, text: 'wrong team' })).toMatchObject({
+      ok: false,
+      error: 'channel_not_found',
+    });
     const usersB = await slack(fake, 'users.list', tokenB, { limit: '200' });
     expect(usersB.members.map((u: { id: string }) => u.id)).toEqual(b.workspace.users.map((u) => u.id));
     const listA = await slack(fake, 'users.conversations', tokenA, { types: 'public_channel', limit: '200' });
     expect(listA.channels.length).toBeGreaterThan(0);
-    expect(listA.channels.every((c: { id: string; context_team_id: string }) => c.context_team_id === a.team.id && a.workspace.conversations.some((x) => x.id === c.id))).toBe(true);
+    expect(
+      listA.channels.every(
+        (c: { id: string; context_team_id: string }) => c.context_team_id === a.team.id && a.workspace.conversations.some((x) => x.id === c.id),
+      ),
+    ).toBe(true);
     // The fake records which team each call's token belongs to.
     expect(fake.calls.filter((c) => c.token === tokenA).every((c) => c.team === a.team.id)).toBe(true);
     expect(fake.calls.filter((c) => c.token === tokenB).every((c) => c.team === b.team.id)).toBe(true);
@@ -104,7 +113,12 @@ describe('the fake Slack with several teams', () => {
     expect(await page({ team: a.team.id })).toContain(`<span id="team">${a.team.name}</span>`);
     // The code of B's page answers B's team and a token of B's member.
     const code = /name="code" value="([^"]+)"/.exec(chosen)![1]!;
-    const exchanged = await slack(fake, 'oauth.v2.access', '', { client_id: fake.clientId, client_secret: fake.clientSecret, code, redirect_uri: 'http://127.0.0.1:1/cb' });
+    const exchanged = await slack(fake, 'oauth.v2.access', '', {
+      client_id: fake.clientId,
+      client_secret: fake.clientSecret,
+      code,
+      redirect_uri: 'http://127.0.0.1:1/cb',
+    });
     expect(exchanged).toMatchObject({ ok: true, team: { id: b.team.id, name: b.team.name }, authed_user: { id: b.member.id } });
     expect(await slack(fake, 'auth.test', exchanged.authed_user.access_token)).toMatchObject({ team_id: b.team.id, user_id: b.member.id });
   });
@@ -199,7 +213,7 @@ describe('Sift with several Slack workspaces', () => {
     expect(oauthCalls()).toBe(2);
   });
 
-  it('uses each workspace\'s token only for that workspace: sync, sending and read marks', async () => {
+  it("uses each workspace's token only for that workspace: sync, sending and read marks", async () => {
     const { s, a, b, browser } = await signedInToTwo();
     const tokenA = (await s.source.vault.access(a.team.id, a.member.id))!;
     const tokenB = (await s.source.vault.access(b.team.id, b.member.id))!;
@@ -219,7 +233,10 @@ describe('Sift with several Slack workspaces', () => {
 
     // Every call that named a conversation used the token of that conversation's team, and no call used a token of a team it was not for.
     const teamOfChannel = new Map(s.fake.teams.flatMap((t) => t.workspace.conversations.map((x) => [x.id, t.team.id] as const)));
-    const tokenOfTeam = new Map([[a.team.id, tokenA], [b.team.id, tokenB]]);
+    const tokenOfTeam = new Map([
+      [a.team.id, tokenA],
+      [b.team.id, tokenB],
+    ]);
     const named = s.fake.calls.filter((x) => x.params.channel && x.token);
     expect(named.length).toBeGreaterThan(10);
     for (const call of named) expect(call.token).toBe(tokenOfTeam.get(teamOfChannel.get(call.params.channel!)!));
@@ -227,10 +244,15 @@ describe('Sift with several Slack workspaces', () => {
     expect(new Set(used.map((x) => x.token))).toEqual(new Set([tokenA, tokenB]));
     for (const call of used) expect(call.team).toBe(call.token === tokenA ? a.team.id : b.team.id);
     // Both workspaces were read in full (users.list with each token).
-    expect(used.filter((x) => x.method === 'users.list').map((x) => x.team).sort()).toEqual([a.team.id, b.team.id].sort());
+    expect(
+      used
+        .filter((x) => x.method === 'users.list')
+        .map((x) => x.team)
+        .sort(),
+    ).toEqual([a.team.id, b.team.id].sort());
   });
 
-  it('applies each workspace\'s Socket Mode events to that workspace', async () => {
+  it("applies each workspace's Socket Mode events to that workspace", async () => {
     const { s, a, b, sessionToken } = await signedInToTwo({ socketMode: true });
     stream = await openStream(s.url, sessionToken);
     const channelB = b.workspace.conversations.find((x) => x.kind === 'public_channel' && x.members.includes(b.member.id) && x.members.length > 1)!;
@@ -238,7 +260,11 @@ describe('Sift with several Slack workspaces', () => {
     const news = s.fake.post(otherB, channelB.id, 'news in B');
     const isNews = (e: LiveEvent) => e.type === 'message_update' && (e.data as MessageUpdateData).message?.ts === news.ts;
     await stream.until((events) => events.some(isNews));
-    expect(stream.events.find(isNews)!.data).toMatchObject({ action: 'new_message', conversation_id: channelB.id, message: { text: 'news in B', user: otherB } });
+    expect(stream.events.find(isNews)!.data).toMatchObject({
+      action: 'new_message',
+      conversation_id: channelB.id,
+      message: { text: 'news in B', user: otherB },
+    });
     expect(await s.store.getMessage(b.team.id, channelB.id, news.ts)).toMatchObject({ text: 'news in B' });
 
     // One in A: stored in A, and not on the stream of the session in B.

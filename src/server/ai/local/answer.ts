@@ -69,7 +69,6 @@ export function mentions(words: readonly string[], term: string): boolean {
   return words.some((w) => w === term || stem(w) === s);
 }
 
-
 /* ------------------------------------------------------------------ sentences */
 
 interface Candidate {

@@ -166,10 +166,7 @@ function pressure(c: CatchupConversation, now: number): number {
 /** Most pressing first: category, then pressure, then the longest waiting. */
 function urgencyOrder(now: number): (a: CatchupConversation, b: CatchupConversation) => number {
   return (a, b) =>
-    rank(a) - rank(b) ||
-    pressure(b, now) - pressure(a, now) ||
-    a.latestActivity - b.latestActivity ||
-    a.conversationId.localeCompare(b.conversationId);
+    rank(a) - rank(b) || pressure(b, now) - pressure(a, now) || a.latestActivity - b.latestActivity || a.conversationId.localeCompare(b.conversationId);
 }
 
 function ranked(context: CatchupContext): CatchupConversation[] {
@@ -263,7 +260,6 @@ function urgentReply(context: CatchupContext, message: string): Draft {
   const start = `Start with ${label(first)}${first.reason ? `: ${withPeriod(first.reason)}` : '.'}`;
   return { message: [head, ...shown.map((c) => line(c, context)), start].join('\n'), conversations: shown };
 }
-
 
 /** Why a conversation waits on the member, and how strongly. */
 function waitingOn(c: CatchupConversation, context: CatchupContext): { score: number; why: string[] } | null {
@@ -365,11 +361,13 @@ function summarizeReply(context: CatchupContext, message: string): Draft {
 }
 
 function dmsReply(context: CatchupContext): Draft {
-  const dms = ranked(context).filter((c) => c.type === 'dm').slice(0, MAX_IDS);
+  const dms = ranked(context)
+    .filter((c) => c.type === 'dm')
+    .slice(0, MAX_IDS);
   if (dms.length === 0) return { message: 'You have no unread direct messages.', conversations: [] };
   const lines = dms.map((c) => {
     const m = latestFromOthers(c, context.memberId);
-    return `• ${label(c, `${c.unreadCount} unread`)} — ${m ? said(c, m) : c.reason ?? ''} (${ago(c.latestActivity, context.now)})`;
+    return `• ${label(c, `${c.unreadCount} unread`)} — ${m ? said(c, m) : (c.reason ?? '')} (${ago(c.latestActivity, context.now)})`;
   });
   return { message: [`${plural(dms.length, 'unread direct message')}:`, ...lines].join('\n'), conversations: dms };
 }
@@ -400,7 +398,7 @@ export function suggestReply(text: string, memberName: string): string | null {
   if (/^(?:can|could|would|will) (?:you|someone|anyone)\b/i.test(t) || (ASK.test(t) && !question)) return `Sure, I'll take care of it ${when}.`;
   if (/^(?:is|are|do|does|did|should|has|have|will|would)\b/i.test(t) && question)
     return /\b(?:work|ok|okay|fine|good|alright)\b/i.test(t) ? 'Yes, that works for me.' : "Let me check and I'll confirm shortly.";
-  if (question) return "Good question. Let me check and get back to you.";
+  if (question) return 'Good question. Let me check and get back to you.';
   return null;
 }
 
@@ -494,7 +492,12 @@ function draft(intent: CatchupIntent, context: CatchupContext, message: string):
     case 'dms':
       return dmsReply(context);
     case 'reviews':
-      return vocabularyReply(context, REVIEWS, (n) => `${plural(n, 'review request')} in your unread messages:`, 'No reviews are waiting on you in your unread messages.');
+      return vocabularyReply(
+        context,
+        REVIEWS,
+        (n) => `${plural(n, 'review request')} in your unread messages:`,
+        'No reviews are waiting on you in your unread messages.',
+      );
     case 'reply_first':
       return replyFirstReply(context);
     case 'blockers':

@@ -79,7 +79,7 @@ class TokenScan {
     const s = (this.text = lower.includes('’') ? lower.replace(/’/g, "'") : lower);
     this.count = 0;
     this.cut.length = 0;
-    for (let i = 0; i < s.length; ) {
+    for (let i = 0; i < s.length;) {
       const c = s.charCodeAt(i);
       let end = i + 1;
       if (isWordChar(c)) {
@@ -294,7 +294,8 @@ function timeCue(out: MessageCues, t: TokenScan, i: number): void {
   if (first < 48 || first > 57) return;
   const word = t.word(i);
   if (CLOCK.test(word)) addCue(out, CUE_INDEX.soon, isDeadlineAt(t, i) ? 1.5 : 0.4, word);
-  else if (i >= 1 && t.is(i - 1, 'in') && i + 1 < t.count && DURATION_UNITS.has(t.word(i + 1)) && /^\d+$/.test(word)) addCue(out, CUE_INDEX.soon, 2.5, `in ${word} ${t.word(i + 1)}`);
+  else if (i >= 1 && t.is(i - 1, 'in') && i + 1 < t.count && DURATION_UNITS.has(t.word(i + 1)) && /^\d+$/.test(word))
+    addCue(out, CUE_INDEX.soon, 2.5, `in ${word} ${t.word(i + 1)}`);
 }
 
 /** One scratch record reused for every message: allocation is most of a message's cost otherwise. */
@@ -314,7 +315,7 @@ function readMessage(text: string, memberFirstName: string): MessageCues {
   out.seen.fill(undefined);
   out.namesMember = false;
   const t = scan.scan(text);
-  for (let i = 0; i < t.count; ) {
+  for (let i = 0; i < t.count;) {
     const entry = phraseAt(t, i);
     if (entry !== undefined) {
       const negated = (entry.cue === CUE_INDEX.incident || entry.cue === CUE_INDEX.urgency) && i >= 1 && NEGATORS.has(t.word(i - 1));
@@ -337,9 +338,48 @@ type ChannelKind = 'announce' | 'social' | 'feed' | 'incident' | 'other';
 
 const CHANNEL_WORDS: ReadonlyArray<readonly [ChannelKind, ReadonlySet<string>]> = [
   ['incident', new Set(['incident', 'incidents', 'oncall', 'on-call', 'outage', 'outages', 'sev', 'war', 'pager', 'escalations'])],
-  ['feed', new Set(['deploys', 'deploy', 'deployments', 'builds', 'ci', 'github', 'jira', 'notifications', 'bots', 'bot', 'updates', 'feed', 'prs', 'commits'])],
+  [
+    'feed',
+    new Set(['deploys', 'deploy', 'deployments', 'builds', 'ci', 'github', 'jira', 'notifications', 'bots', 'bot', 'updates', 'feed', 'prs', 'commits']),
+  ],
   ['announce', new Set(['announcements', 'announce', 'general', 'news', 'all', 'company', 'allhands', 'all-hands', 'townhall'])],
-  ['social', new Set(['random', 'social', 'fun', 'pets', 'music', 'running', 'club', 'food', 'lunch', 'coffee', 'books', 'gaming', 'games', 'memes', 'watercooler', 'yoga', 'cycling', 'climbing', 'cooking', 'gardening', 'photography', 'board-games', 'football', 'travel', 'knitting', 'parents', 'movies', 'hobbies', 'kudos', 'celebrations', 'offtopic', 'off-topic'])],
+  [
+    'social',
+    new Set([
+      'random',
+      'social',
+      'fun',
+      'pets',
+      'music',
+      'running',
+      'club',
+      'food',
+      'lunch',
+      'coffee',
+      'books',
+      'gaming',
+      'games',
+      'memes',
+      'watercooler',
+      'yoga',
+      'cycling',
+      'climbing',
+      'cooking',
+      'gardening',
+      'photography',
+      'board-games',
+      'football',
+      'travel',
+      'knitting',
+      'parents',
+      'movies',
+      'hobbies',
+      'kudos',
+      'celebrations',
+      'offtopic',
+      'off-topic',
+    ]),
+  ],
 ];
 
 /** What a channel's name says about its kind ('announcements', 'random', 'deploys', 'incident-2291'). */
@@ -593,14 +633,26 @@ function lessonReason(lean: Lean, input: ClassifyInput): string {
 /** A day, month or quarter as written in a sentence ('Friday', 'next Monday', 'Q2'). */
 function dated(phrase: string): string {
   return phrase
-    .replace(/\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\b(?:jan|feb|mar|apr|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b/g, (w) => w.charAt(0).toUpperCase() + w.slice(1))
+    .replace(
+      /\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\b(?:jan|feb|mar|apr|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b/g,
+      (w) => w.charAt(0).toUpperCase() + w.slice(1),
+    )
     .replace(/\bq([1-4])\b/g, 'Q$1');
 }
 
 /** How a soon cue reads after 'a deadline' (' today', ' at 2pm', ' by end of day'), '' when it is no time. */
 const SOON_WORDING: Readonly<Record<string, string>> = {
-  eod: 'by end of day', 'end of day': 'by end of day', 'end of today': 'by end of day', noon: 'at noon', midnight: 'by midnight',
-  deadline: '', expires: '', 'goes out': '', 'go out': '', 'go-live': '', 'in the next': '',
+  eod: 'by end of day',
+  'end of day': 'by end of day',
+  'end of today': 'by end of day',
+  noon: 'at noon',
+  midnight: 'by midnight',
+  deadline: '',
+  expires: '',
+  'goes out': '',
+  'go out': '',
+  'go-live': '',
+  'in the next': '',
 };
 
 function soonWording(seen: string | undefined): string {
@@ -619,7 +671,8 @@ function urgentReason(f: Features, input: ClassifyInput): string {
   const name = who(f);
   if (f.botOnly) return `${name} alert${isForMember(f) ? ' for you' : ''}${where(input)}: ${cueOf(f, 'incident') > 0 ? 'an incident' : 'needs action now'}`;
   const directly = f.mentioned || input.type === 'dm' ? ' directly' : '';
-  if (cueOf(f, 'incident') >= 1.5) return f.addressed ? `${name} needs you${directly} on an incident${where(input)}` : `${name} reports an incident${where(input)}`;
+  if (cueOf(f, 'incident') >= 1.5)
+    return f.addressed ? `${name} needs you${directly} on an incident${where(input)}` : `${name} reports an incident${where(input)}`;
   if (cueOf(f, 'soon') > 0) {
     const when = soonWording(f.seen[CUE_INDEX.soon]);
     return f.addressed ? `${name} asks you${directly}${where(input)} about a deadline${when}` : `${name} raises a deadline${when}${where(input)}`;
@@ -642,7 +695,8 @@ function fyiReason(f: Features, input: ClassifyInput): string {
   if (f.botOnly) return `Bot notification from ${who(f)}${where(input)}`;
   if (cueOf(f, 'resolved') >= 1.5) return `${who(f)} says it is resolved${where(input)}, nothing to do`;
   if (f.kind === 'announce') return `Announcement in #${input.name}`;
-  if (f.kind === 'social' || cueOf(f, 'joke') > 0 || cueOf(f, 'social') >= 1.5) return input.type === 'dm' ? `Social chat with ${who(f)}` : `Social chatter in #${input.name}`;
+  if (f.kind === 'social' || cueOf(f, 'joke') > 0 || cueOf(f, 'social') >= 1.5)
+    return input.type === 'dm' ? `Social chat with ${who(f)}` : `Social chatter in #${input.name}`;
   return `${who(f)} shares an update${where(input)}, no action needed`;
 }
 
@@ -682,7 +736,10 @@ function triggerCandidates(f: Features, input: ClassifyInput, category: AiCatego
   const social: Cue = cueOf(f, 'joke') >= cueOf(f, 'social') ? 'joke' : 'social';
   return [
     [f.botOnly, () => `Bot author: ${who(f)}`],
-    [f.kind === 'announce' || f.kind === 'social' || f.kind === 'feed', () => `${f.kind === 'feed' ? 'Notification' : f.kind === 'announce' ? 'Announcement' : 'Social'} channel #${input.name}`],
+    [
+      f.kind === 'announce' || f.kind === 'social' || f.kind === 'feed',
+      () => `${f.kind === 'feed' ? 'Notification' : f.kind === 'announce' ? 'Announcement' : 'Social'} channel #${input.name}`,
+    ],
     [shows('resolved'), () => `Resolved: "${seen('resolved')}"`],
     [shows('info'), () => `Informational: "${seen('info')}"`],
     [shows(social), () => `Social tone: "${seen(social)}"`],

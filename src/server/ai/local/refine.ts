@@ -461,13 +461,11 @@ function fixRepeats(line: string): string {
     .replace(/,{2,}/g, ',')
     .replace(/\.{4,}/g, '...')
     .replace(/(?<!\.)\.\.(?!\.)/g, '.');
-  for (let before = ''; before !== out; ) {
+  for (let before = ''; before !== out;) {
     before = out;
     // A word repeated, matched from the start of its run of letters and apostrophes (from a
     // '\b' inside "a'a'a'…" each start re-read the rest of the run).
-    out = out.replace(/(?<![\w'])('?)([A-Za-z][A-Za-z']*)\s+\2\b/gi, (m, quote: string, word: string) =>
-      /^(?:had|that)$/i.test(word) ? m : quote + word,
-    );
+    out = out.replace(/(?<![\w'])('?)([A-Za-z][A-Za-z']*)\s+\2\b/gi, (m, quote: string, word: string) => (/^(?:had|that)$/i.test(word) ? m : quote + word));
   }
   return out;
 }
@@ -602,7 +600,10 @@ function leadIn(text: string): { lead: string; rest: string } | null {
 }
 
 function itemsOf(text: string): string[] {
-  const lines = text.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
+  const lines = text
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter(Boolean);
   if (lines.length > 1) return lines;
   const sentences = splitSentences(lines[0] ?? '');
   return sentences.length > 1 ? sentences : enumerate(sentences[0] ?? '');

@@ -6,10 +6,32 @@ import { AVATAR_COLOUR_PAIRS } from '../../../model/constants';
 
 /** Background colours, each dark enough for white initials. */
 const PALETTE: readonly string[] = [
-  '#1f6feb', '#8250df', '#bf3989', '#cf222e', '#bc4c00', '#9a6700', '#1a7f37', '#0969da',
-  '#6639ba', '#a40e26', '#953800', '#116329', '#0550ae', '#4d2d8f', '#99286e', '#82071e',
-  '#7d4e00', '#0e7490', '#0f766e', '#4338ca', '#be185d', '#b45309', '#15803d', '#1d4ed8',
-  '#7e22ce', '#475569',
+  '#1f6feb',
+  '#8250df',
+  '#bf3989',
+  '#cf222e',
+  '#bc4c00',
+  '#9a6700',
+  '#1a7f37',
+  '#0969da',
+  '#6639ba',
+  '#a40e26',
+  '#953800',
+  '#116329',
+  '#0550ae',
+  '#4d2d8f',
+  '#99286e',
+  '#82071e',
+  '#7d4e00',
+  '#0e7490',
+  '#0f766e',
+  '#4338ca',
+  '#be185d',
+  '#b45309',
+  '#15803d',
+  '#1d4ed8',
+  '#7e22ce',
+  '#475569',
 ];
 
 /** The palette index for a user id: stable, and spread over the palette. */

@@ -6,8 +6,19 @@
 import type { AiCategory } from '../../../model/types';
 import { chance, intBetween, pick, weighted, type Rng } from './random';
 import {
-  AREAS, CHANNEL_SUFFIXES, CUSTOMERS, HOBBIES, OFFICES, PROJECT_CODENAMES, REGIONS, REPOS, SERVICES,
-  TEAM_CHANNEL_PREFIX, TEAM_WEIGHTS, TICKET_PREFIXES, type Team,
+  AREAS,
+  CHANNEL_SUFFIXES,
+  CUSTOMERS,
+  HOBBIES,
+  OFFICES,
+  PROJECT_CODENAMES,
+  REGIONS,
+  REPOS,
+  SERVICES,
+  TEAM_CHANNEL_PREFIX,
+  TEAM_WEIGHTS,
+  TICKET_PREFIXES,
+  type Team,
 } from './vocab';
 
 export type ChannelKind = 'announce' | 'social' | 'team' | 'project' | 'customer' | 'incident' | 'bot';
@@ -29,20 +40,49 @@ export interface ChannelBlueprint {
 
 /** The channels every demo workspace has, first and in this order. */
 export const CURATED_CHANNELS: readonly ChannelBlueprint[] = [
-  { name: 'announcements', kind: 'announce', topic: 'Company-wide announcements. Leads post, everyone reads.', is_private: false, everyone: true, truth: 'fyi' },
+  {
+    name: 'announcements',
+    kind: 'announce',
+    topic: 'Company-wide announcements. Leads post, everyone reads.',
+    is_private: false,
+    everyone: true,
+    truth: 'fyi',
+  },
   { name: 'general', kind: 'announce', topic: 'Company-wide chatter and questions', is_private: false, everyone: true, truth: 'fyi' },
   { name: 'random', kind: 'social', topic: 'Non-work banter and water-cooler conversation :coffee:', is_private: false, everyone: true, truth: 'fyi' },
-  { name: 'incident-2291', kind: 'incident', topic: 'SEV1: checkout 502s in eu-west-1. IC: see pinned', team: 'Engineering', bot: 'PagerBot', is_private: false, truth: 'urgent' },
+  {
+    name: 'incident-2291',
+    kind: 'incident',
+    topic: 'SEV1: checkout 502s in eu-west-1. IC: see pinned',
+    team: 'Engineering',
+    bot: 'PagerBot',
+    is_private: false,
+    truth: 'urgent',
+  },
   { name: 'eng-backend', kind: 'team', topic: 'Backend services, APIs and databases', team: 'Engineering', is_private: false, truth: 'can_wait' },
   { name: 'eng-frontend', kind: 'team', topic: 'Web app, design system integration, performance', team: 'Engineering', is_private: false },
-  { name: 'design-crit', kind: 'team', topic: 'Share work in progress, get feedback. Be kind, be specific.', team: 'Design', is_private: false, truth: 'can_wait' },
+  {
+    name: 'design-crit',
+    kind: 'team',
+    topic: 'Share work in progress, get feedback. Be kind, be specific.',
+    team: 'Design',
+    is_private: false,
+    truth: 'can_wait',
+  },
   { name: 'sales-emea', kind: 'team', topic: 'EMEA pipeline, deals and renewals', team: 'Sales', is_private: false },
   { name: 'deploys', kind: 'bot', topic: 'Automated deploy notifications', team: 'Engineering', bot: 'deploybot', is_private: false, truth: 'fyi' },
   { name: 'alerts-prod', kind: 'incident', topic: 'Production alerts from PagerBot', team: 'Engineering', bot: 'PagerBot', is_private: false, truth: 'urgent' },
   { name: 'support-escalations', kind: 'customer', topic: 'Tier-2 escalations. Tag the owning team.', team: 'Support', is_private: false, truth: 'urgent' },
   { name: 'security', kind: 'team', topic: 'Security team: vulnerabilities, access reviews, incidents', team: 'Security', is_private: true },
   { name: 'leadership', kind: 'team', topic: 'Leadership team', team: 'Operations', is_private: true, truth: 'can_wait' },
-  { name: 'eng-managers', kind: 'team', topic: 'Engineering managers: hiring, planning, people topics', team: 'Engineering', is_private: true, truth: 'can_wait' },
+  {
+    name: 'eng-managers',
+    kind: 'team',
+    topic: 'Engineering managers: hiring, planning, people topics',
+    team: 'Engineering',
+    is_private: true,
+    truth: 'can_wait',
+  },
   { name: 'hiring-eng', kind: 'team', topic: 'Engineering hiring pipeline and debriefs', team: 'People', is_private: true },
   { name: 'marketing-launches', kind: 'project', topic: 'Launch calendar and go-to-market', team: 'Marketing', is_private: false },
   { name: 'finance-approvals', kind: 'team', topic: 'Spend approvals over $5k', team: 'Finance', is_private: true, truth: 'urgent' },
@@ -63,7 +103,13 @@ export const CURATED_CHANNELS: readonly ChannelBlueprint[] = [
 
 /** How often each kind is generated beyond the curated set. */
 const KIND_WEIGHTS: Readonly<Record<ChannelKind, number>> = {
-  team: 35, project: 20, customer: 10, incident: 7, social: 13, announce: 5, bot: 10,
+  team: 35,
+  project: 20,
+  customer: 10,
+  incident: 7,
+  social: 13,
+  announce: 5,
+  bot: 10,
 };
 
 /** The ground-truth mix of each kind (overall about 15% urgent, 35% can wait, 50% FYI). */
@@ -78,10 +124,20 @@ export const KIND_TRUTH: Readonly<Record<ChannelKind, Readonly<Record<AiCategory
 };
 
 const PRIVATE_SHARE: Readonly<Record<ChannelKind, number>> = {
-  team: 0.12, project: 0.15, customer: 0.25, incident: 0.1, social: 0.02, announce: 0, bot: 0,
+  team: 0.12,
+  project: 0.15,
+  customer: 0.25,
+  incident: 0.1,
+  social: 0.02,
+  announce: 0,
+  bot: 0,
 };
 
-const slug = (text: string): string => text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+const slug = (text: string): string =>
+  text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 const cap = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
 
 interface Draft {
@@ -99,32 +155,37 @@ function draft(rng: Rng, kind: ChannelKind): Draft {
       const area = pick(rng, AREAS);
       const r = rng();
       const name =
-        r < 0.45 ? `${prefix}-${area}`
-        : r < 0.65 ? `${prefix}-${area}-${pick(rng, CHANNEL_SUFFIXES)}`
-        : r < 0.75 ? `${prefix}-${pick(rng, REGIONS)}`
-        : r < 0.85 ? `${prefix}-${pick(rng, CHANNEL_SUFFIXES)}`
-        : `${prefix}-${area}-${pick(rng, REGIONS)}`;
+        r < 0.45
+          ? `${prefix}-${area}`
+          : r < 0.65
+            ? `${prefix}-${area}-${pick(rng, CHANNEL_SUFFIXES)}`
+            : r < 0.75
+              ? `${prefix}-${pick(rng, REGIONS)}`
+              : r < 0.85
+                ? `${prefix}-${pick(rng, CHANNEL_SUFFIXES)}`
+                : `${prefix}-${area}-${pick(rng, REGIONS)}`;
       return { name, team, topic: `${team}: ${area.replace(/-/g, ' ')} work, questions and updates` };
     }
     case 'project': {
       const code = pick(rng, PROJECT_CODENAMES);
       const r = rng();
       const name =
-        r < 0.35 ? `proj-${code}`
-        : r < 0.65 ? `proj-${code}-${pick(rng, AREAS)}`
-        : r < 0.8 ? `${code}-launch`
-        : r < 0.9 ? `${code}-v${intBetween(rng, 2, 9)}`
-        : `${code}-${pick(rng, CHANNEL_SUFFIXES)}`;
+        r < 0.35
+          ? `proj-${code}`
+          : r < 0.65
+            ? `proj-${code}-${pick(rng, AREAS)}`
+            : r < 0.8
+              ? `${code}-launch`
+              : r < 0.9
+                ? `${code}-v${intBetween(rng, 2, 9)}`
+                : `${code}-${pick(rng, CHANNEL_SUFFIXES)}`;
       const team = pick(rng, ['Engineering', 'Product', 'Design', 'Marketing', 'Data'] as const);
       return { name, team, topic: `Project ${cap(code)}: scope, status and decisions` };
     }
     case 'customer': {
       const customer = pick(rng, CUSTOMERS);
       const r = rng();
-      const name =
-        r < 0.5 ? `cust-${slug(customer)}`
-        : r < 0.7 ? `ext-${slug(customer)}`
-        : `cust-${slug(customer)}-${pick(rng, REGIONS)}`;
+      const name = r < 0.5 ? `cust-${slug(customer)}` : r < 0.7 ? `ext-${slug(customer)}` : `cust-${slug(customer)}-${pick(rng, REGIONS)}`;
       const team = pick(rng, ['Sales', 'Support', 'Sales', 'Legal'] as const);
       return { name, team, topic: `${customer} account: renewal, escalations and contacts` };
     }
@@ -133,7 +194,12 @@ function draft(rng: Rng, kind: ChannelKind): Draft {
       const svc = pick(rng, SERVICES);
       if (r < 0.7) {
         const n = intBetween(rng, 1000, 9999);
-        return { name: `incident-${n}`, team: 'Engineering', bot: chance(rng, 0.6) ? 'PagerBot' : undefined, topic: `Incident ${n}: ${svc} degraded. Updates every 30 min` };
+        return {
+          name: `incident-${n}`,
+          team: 'Engineering',
+          bot: chance(rng, 0.6) ? 'PagerBot' : undefined,
+          topic: `Incident ${n}: ${svc} degraded. Updates every 30 min`,
+        };
       }
       if (r < 0.85) return { name: `inc-${svc}-${intBetween(rng, 1, 99)}`, team: 'Engineering', bot: 'PagerBot', topic: `Incident on ${svc}` };
       return { name: `alerts-${svc}`, team: 'Engineering', bot: 'PagerBot', topic: `Alerts for ${svc}` };
@@ -141,20 +207,26 @@ function draft(rng: Rng, kind: ChannelKind): Draft {
     case 'social': {
       const r = rng();
       const name =
-        r < 0.4 ? pick(rng, HOBBIES)
-        : r < 0.75 ? `${pick(rng, HOBBIES)}-${pick(rng, OFFICES)}`
-        : r < 0.9 ? `${pick(rng, OFFICES)}-social`
-        : `social-${pick(rng, OFFICES)}`;
+        r < 0.4
+          ? pick(rng, HOBBIES)
+          : r < 0.75
+            ? `${pick(rng, HOBBIES)}-${pick(rng, OFFICES)}`
+            : r < 0.9
+              ? `${pick(rng, OFFICES)}-social`
+              : `social-${pick(rng, OFFICES)}`;
       return { name, topic: 'Off-topic fun. Be nice :slightly_smiling_face:' };
     }
     case 'announce': {
       const team = weighted(rng, TEAM_WEIGHTS);
       const r = rng();
       const name =
-        r < 0.3 ? `announce-${TEAM_CHANNEL_PREFIX[team]}`
-        : r < 0.55 ? `${pick(rng, OFFICES)}-office`
-        : r < 0.8 ? `news-${pick(rng, AREAS)}`
-        : `${TEAM_CHANNEL_PREFIX[team]}-announcements`;
+        r < 0.3
+          ? `announce-${TEAM_CHANNEL_PREFIX[team]}`
+          : r < 0.55
+            ? `${pick(rng, OFFICES)}-office`
+            : r < 0.8
+              ? `news-${pick(rng, AREAS)}`
+              : `${TEAM_CHANNEL_PREFIX[team]}-announcements`;
       return { name, team, topic: 'Announcements only, please reply in threads' };
     }
     case 'bot': {

@@ -47,7 +47,15 @@ export function formatTs(micros: number): string {
 export function parseTs(ts: string): number {
   const dot = ts.indexOf('.');
   if (dot < 0) return Number(ts) * 1_000_000;
-  return Number(ts.slice(0, dot)) * 1_000_000 + Number(ts.slice(dot + 1).padEnd(6, '0').slice(0, 6));
+  return (
+    Number(ts.slice(0, dot)) * 1_000_000 +
+    Number(
+      ts
+        .slice(dot + 1)
+        .padEnd(6, '0')
+        .slice(0, 6),
+    )
+  );
 }
 
 /** A last_read that is earlier than every message: nothing in the conversation was read. */

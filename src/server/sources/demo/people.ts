@@ -49,15 +49,7 @@ export interface People {
   botIndex: Map<string, number>;
 }
 
-function makeUser(
-  id: string,
-  handle: string,
-  first: string,
-  last: string,
-  display: string,
-  domain: string,
-  extra: Partial<User>,
-): DemoUser {
+function makeUser(id: string, handle: string, first: string, last: string, display: string, domain: string, extra: Partial<User>): DemoUser {
   const real = last ? `${first} ${last}` : first;
   const user: DemoUser = { id, name: handle, real_name: real, display_name: display, ...extra };
   if (!extra.is_bot) user.email = `${handle}@${domain}`;
@@ -103,10 +95,7 @@ export function buildPeople(rng: Rng, count: number, memberUserId: string, idKey
     handles.add(handle);
     const r = rng();
     const display =
-      r < 0.6 ? first
-      : r < 0.8 ? `${first} ${[...last][0]}.`
-      : r < 0.9 ? `${handlePart(first)}${handlePart(last).slice(0, 1)}`
-      : `${first} ${last}`;
+      r < 0.6 ? first : r < 0.8 ? `${first} ${[...last][0]}.` : r < 0.9 ? `${handlePart(first)}${handlePart(last).slice(0, 1)}` : `${first} ${last}`;
     const team = weighted(rng, TEAM_WEIGHTS);
     const titles = TITLES[team];
     // Leads are rarer than the rest: the later titles in a list are drawn less often.

@@ -11,8 +11,22 @@ import type { AiCategory, ConversationType } from '../../../model/types';
 import { THREAD_TITLE_LENGTH } from '../../../model/constants';
 import type { Rng } from './random';
 import {
-  CHANGES, CLOUD_REGIONS, CUSTOMERS, DATABASES, DEADLINE_TIMES, DEPENDENCIES, DOC_TITLES, FIRST_NAMES,
-  LATER_DAYS, PROJECT_CODENAMES, REPOS, SERVICES, TEAMS, TICKET_PREFIXES, VENDORS, WEEKDAYS,
+  CHANGES,
+  CLOUD_REGIONS,
+  CUSTOMERS,
+  DATABASES,
+  DEADLINE_TIMES,
+  DEPENDENCIES,
+  DOC_TITLES,
+  FIRST_NAMES,
+  LATER_DAYS,
+  PROJECT_CODENAMES,
+  REPOS,
+  SERVICES,
+  TEAMS,
+  TICKET_PREFIXES,
+  VENDORS,
+  WEEKDAYS,
 } from './vocab';
 
 /** What a text may refer to. Every field is optional; missing ones fall back to plain words. */
@@ -33,7 +47,11 @@ export interface DemoTextContext {
 
 const pickOf = <T>(rng: Rng, items: readonly T[]): T => items[Math.floor(rng() * items.length)]!;
 const int = (rng: Rng, min: number, max: number): number => min + Math.floor(rng() * (max - min + 1));
-const slug = (text: string): string => text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+const slug = (text: string): string =>
+  text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 const titleCase = (word: string): string => word.charAt(0).toUpperCase() + word.slice(1);
 
 /** The slot fillers a template calls; each call draws from the rng. */
@@ -142,18 +160,45 @@ const LUNCH_PLACES = ['the taco place', 'the ramen bar', 'the falafel truck', 't
 const FOOD_EMOJI = [':taco:', ':ramen:', ':stuffed_flatbread:', ':green_salad:', ':dumpling:', ':pizza:', ':sushi:'];
 const OFFICE_CITIES = ['London', 'Berlin', 'New York', 'San Francisco', 'Lagos', 'Bangalore', 'Tokyo', 'São Paulo', 'Toronto', 'Sydney'];
 const TILS = [
-  '`git worktree` exists. Game changer', 'you can `/remind` a whole channel', 'Postgres has `LATERAL` joins',
-  'the office has a nap room on floor 4', '`jq` can edit JSON in place with sponge', 'our CI caches node_modules per branch',
-  'you can expense one book a month', 'Figma has a dev mode', '`Ctrl+R` in the terminal searches history',
+  '`git worktree` exists. Game changer',
+  'you can `/remind` a whole channel',
+  'Postgres has `LATERAL` joins',
+  'the office has a nap room on floor 4',
+  '`jq` can edit JSON in place with sponge',
+  'our CI caches node_modules per branch',
+  'you can expense one book a month',
+  'Figma has a dev mode',
+  '`Ctrl+R` in the terminal searches history',
 ];
 const BOOKS = [
-  'The Mythical Man-Month', 'Thinking, Fast and Slow', 'Project Hail Mary', 'The Left Hand of Darkness',
-  'An Elegant Puzzle', 'Things Fall Apart', 'Klara and the Sun', 'Shape Up', 'The Three-Body Problem',
+  'The Mythical Man-Month',
+  'Thinking, Fast and Slow',
+  'Project Hail Mary',
+  'The Left Hand of Darkness',
+  'An Elegant Puzzle',
+  'Things Fall Apart',
+  'Klara and the Sun',
+  'Shape Up',
+  'The Three-Body Problem',
 ];
 const REACTIONS = [
-  'lol :joy:', 'Nice, thanks! :thumbsup:', '+1', 'Love this :heart:', 'Haha, classic', 'Agreed :100:', 'Same here',
-  'Congrats! :tada:', 'Ooh nice :eyes:', 'Thanks for sharing!', 'So good :star-struck:', 'Ha! :laughing:',
-  'This is great :raised_hands:', 'Welcome aboard :wave:', 'Count me in', 'Beautiful :sparkles:', 'Wow :astonished:',
+  'lol :joy:',
+  'Nice, thanks! :thumbsup:',
+  '+1',
+  'Love this :heart:',
+  'Haha, classic',
+  'Agreed :100:',
+  'Same here',
+  'Congrats! :tada:',
+  'Ooh nice :eyes:',
+  'Thanks for sharing!',
+  'So good :star-struck:',
+  'Ha! :laughing:',
+  'This is great :raised_hands:',
+  'Welcome aboard :wave:',
+  'Count me in',
+  'Beautiful :sparkles:',
+  'Wow :astonished:',
 ];
 
 const URGENT: readonly Template[] = [
@@ -170,13 +215,16 @@ const URGENT: readonly Template[] = [
   (s) => `We're blocked on you: the ${s.proj()} migration can't merge until you approve it, and the deadline is today`,
   (s) =>
     `*Outage update* :rotating_light:\n• Impact: \`${s.svc()}\` unavailable in ${s.region()}\n• Started: ${s.clock()}\n• Next update in 15 min\n${s.hey()}please join the incident call now`,
-  (s) => `Customer data may be exposed via the \`${s.svc()}\` export endpoint. Treating it as a P1 security incident — keep discussion in ${s.chan()} until it's contained`,
-  (s) => `${s.hey()}the board deck goes to the CEO in ${pickOf(s.r, ['an hour', '45 minutes', 'two hours', '30 minutes'])} and the ${pickOf(s.r, ['revenue', 'churn', 'hiring', 'pipeline', 'burn'])} numbers are still missing. Can you send them ASAP?`,
+  (s) =>
+    `Customer data may be exposed via the \`${s.svc()}\` export endpoint. Treating it as a P1 security incident — keep discussion in ${s.chan()} until it's contained`,
+  (s) =>
+    `${s.hey()}the board deck goes to the CEO in ${pickOf(s.r, ['an hour', '45 minutes', 'two hours', '30 minutes'])} and the ${pickOf(s.r, ['revenue', 'churn', 'hiring', 'pipeline', 'burn'])} numbers are still missing. Can you send them ASAP?`,
   (s) => `Payments are failing with \`card_declined\` for everyone since ${s.clock()}. This is urgent! :fire:`,
   (s) => `${s.hey()}quick one: I need a yes/no on the ${s.proj()} go-live before ${s.time()} today`,
   (s) => `:warning: Disk at 97% on \`${s.db()}\` — it'll be full within the hour. Can someone with prod access help immediately?`,
   (s) => `${s.cust()} is threatening to churn over ${s.ticket()}. Escalating: can we get a fix out today?`,
-  (s) => `Phishing alert :rotating_light: ${s.n(3, 40)} people got a fake _${pickOf(s.r, ['password reset', 'invoice overdue', 'payroll update', 'shared document'])}_ email. Don't click it; ${s.hey()}we need to force-reset the affected accounts now`,
+  (s) =>
+    `Phishing alert :rotating_light: ${s.n(3, 40)} people got a fake _${pickOf(s.r, ['password reset', 'invoice overdue', 'payroll update', 'shared document'])}_ email. Don't click it; ${s.hey()}we need to force-reset the affected accounts now`,
   (s) => `Status page is red :red_circle: login is down for all users. ${s.who()} is investigating and needs backup right now`,
   (s) => `${s.hey()}are you around? The \`${s.svc()}\` ${s.version()} release is stuck and I need someone with admin rights in the next ${s.n(2, 6) * 10} min`,
   (s) => `Deadline moved up: the ${s.proj()} demo for ${s.cust()} is *today at ${s.time()}*, not Friday. Can you review the slides before then?`,
@@ -201,8 +249,7 @@ const CAN_WAIT: readonly Template[] = [
   (s) => `${s.hey()}when you have a minute this week: ${s.who()} is asking whether ${s.team()} can help with ${s.proj()}. Thoughts?`,
   (s) => `Proposal for the ${s.proj()} API naming is up: ${s.doc()}. Comments welcome until ${s.day()}`,
   (s) => `Can someone review the \`${s.svc()}\` runbook changes? ${s.pr()} — not urgent`,
-  (s) =>
-    `Agenda for ${s.day()}'s planning:\n1. ${s.proj()} scope\n2. hiring plan for ${s.team()}\n3. \`${s.svc()}\` tech debt\nAdd anything I missed :pencil:`,
+  (s) => `Agenda for ${s.day()}'s planning:\n1. ${s.proj()} scope\n2. hiring plan for ${s.team()}\n3. \`${s.svc()}\` tech debt\nAdd anything I missed :pencil:`,
   (s) => `${s.hey()}any chance you could intro me to someone in ${s.team()}? Whenever is convenient`,
   (s) => `I've put together options for the offsite venue ${s.doc()}, please vote by ${s.day()}`,
   (s) => `Do we want to renew the ${s.vendor()} licence (${s.n(10, 400)} seats)? It expires next month, so there's time to decide`,
@@ -215,8 +262,7 @@ const CAN_WAIT: readonly Template[] = [
   (s) => `What do you think about moving ${s.team()} standups to async? Let's decide in ${s.day()}'s retro`,
   (s) => `${s.hey()}${s.who()} asked for a reference check, could you fill in the form by ${s.day()}? _Takes 10 minutes_`,
   (s) => `Whenever you're free: I'd like your input on the ${s.cust()} renewal pricing before ${s.day()}`,
-  (s) =>
-    `Open questions on ${s.proj()} (no rush):\n• do we need SSO at launch?\n• who owns \`${s.svc()}\` after the reorg?\nLet's go through them ${s.day()}`,
+  (s) => `Open questions on ${s.proj()} (no rush):\n• do we need SSO at launch?\n• who owns \`${s.svc()}\` after the reorg?\nLet's go through them ${s.day()}`,
 ];
 
 const FYI: readonly Template[] = [
@@ -228,7 +274,8 @@ const FYI: readonly Template[] = [
   },
   (s) => `Lunch at ${pickOf(s.r, LUNCH_PLACES)} at ${pickOf(s.r, ['12', '12:15', '12:30', '1', '1:15'])}, anyone? ${pickOf(s.r, FOOD_EMOJI)}`,
   (s) => `FYI: I shipped the ${s.proj()} update. Release notes: ${s.doc()}`,
-  (s) => `Great ${pickOf(s.r, ['demo', 'all-hands', 'retro', 'launch', 'offsite', 'workshop', 'talk'])} today${s.r() < 0.5 ? ' everyone' : `, ${s.who()}`} ${pickOf(s.r, [':clap:', ':raised_hands:', ':100:', ':tada:'])}`,
+  (s) =>
+    `Great ${pickOf(s.r, ['demo', 'all-hands', 'retro', 'launch', 'offsite', 'workshop', 'talk'])} today${s.r() < 0.5 ? ' everyone' : `, ${s.who()}`} ${pickOf(s.r, [':clap:', ':raised_hands:', ':100:', ':tada:'])}`,
   (s) => `Sharing the slides from all-hands: <https://docs.example.com/s/${s.code()}|All-hands deck>`,
   (s) => `Happy ${s.weekday()}! ${pickOf(s.r, [':sunny:', ':coffee:', ':wave:', ':smile:', ':partying_face:'])}`,
   (s) => `Photos from the offsite are up <https://photos.example.com/a/${s.code()}|here> :camera_with_flash:`,
@@ -237,13 +284,14 @@ const FYI: readonly Template[] = [
   (s) => `${s.cust()} renewed for another two years :moneybag:`,
   (s) => `TIL ${pickOf(s.r, TILS)} ${pickOf(s.r, [':exploding_head:', ':bulb:', ':mind_blown:', ':nerd_face:'])}`,
   (s) => `I'll be out ${s.weekday()}, ${s.who()} is covering for me`,
-  (s) => `The ${pickOf(s.r, ['coffee machine', 'printer', 'standing desk', 'projector', 'ice machine'])} on floor ${s.n(2, 9)} has been fixed ${pickOf(s.r, [':coffee:', ':tada:', ':white_check_mark:'])}`,
+  (s) =>
+    `The ${pickOf(s.r, ['coffee machine', 'printer', 'standing desk', 'projector', 'ice machine'])} on floor ${s.n(2, 9)} has been fixed ${pickOf(s.r, [':coffee:', ':tada:', ':white_check_mark:'])}`,
   (s) => `Resolved: the \`${s.svc()}\` latency spike earlier was a noisy neighbour. No customer impact. Postmortem: ${s.doc()}`,
   (s) => `Q${s.n(1, 4)} numbers are in: pipeline up ${s.pct()}% :chart_with_upwards_trend:`,
   (s) => `Just a note: the ${s.proj()} discussion now lives in ${s.chan()}`,
+  (s) => `*Weekly ${s.team()} update*\n• Shipped: ${s.proj()} beta :white_check_mark:\n• In progress: ${s.ticket()}\n• Kudos to ${s.who()} :raised_hands:`,
   (s) =>
-    `*Weekly ${s.team()} update*\n• Shipped: ${s.proj()} beta :white_check_mark:\n• In progress: ${s.ticket()}\n• Kudos to ${s.who()} :raised_hands:`,
-  (s) => `Who's watching the ${pickOf(s.r, ['game', 'final', 'match', 'keynote', 'launch stream'])} tonight? ${pickOf(s.r, [':soccer:', ':basketball:', ':tv:', ':popcorn:'])}`,
+    `Who's watching the ${pickOf(s.r, ['game', 'final', 'match', 'keynote', 'launch stream'])} tonight? ${pickOf(s.r, [':soccer:', ':basketball:', ':tv:', ':popcorn:'])}`,
   (s) => `Thanks ${s.who()} for the quick fix! :pray:`,
   (s) => {
     const svc = s.svc();
@@ -267,7 +315,8 @@ const BOT_TEXTS: Readonly<Record<string, Readonly<Record<AiCategory, readonly Te
       (s) => `:rotating_light: Canary for \`${s.svc()}\` is failing health checks in ${s.region()}. Auto-rollback blocked, needs a human now`,
     ],
     can_wait: [
-      (s) => `:hourglass: \`${s.svc()}\` ${s.version()} is staged and waiting for approval. Approve when ready: <https://deploy.example.com/r/${s.code()}|release>`,
+      (s) =>
+        `:hourglass: \`${s.svc()}\` ${s.version()} is staged and waiting for approval. Approve when ready: <https://deploy.example.com/r/${s.code()}|release>`,
       (s) => `:calendar: The next release train leaves ${s.day()}. ${s.n(3, 14)} changes are queued for \`${s.svc()}\``,
     ],
     fyi: [

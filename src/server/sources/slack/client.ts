@@ -35,10 +35,12 @@ const AUTH_ERRORS = new Set(['invalid_auth', 'not_authed', 'token_revoked', 'tok
 /** Routes the Slack clients' own log lines to the server log, redacted, and quietly (their warnings are ours to judge). */
 export function slackLogger(logger: ServerLogger, name = 'slack'): Logger {
   let level = LogLevel.WARN;
-  const line = (at: 'debug' | 'info' | 'warn' | 'error') => (...msg: unknown[]) => {
-    const text = redactSlackTokens(msg.map((m) => (typeof m === 'string' ? m : m instanceof Error ? m.message : JSON.stringify(m))).join(' '));
-    logger.log(at === 'error' ? 'warn' : 'debug', `${name}: ${text}`);
-  };
+  const line =
+    (at: 'debug' | 'info' | 'warn' | 'error') =>
+    (...msg: unknown[]) => {
+      const text = redactSlackTokens(msg.map((m) => (typeof m === 'string' ? m : m instanceof Error ? m.message : JSON.stringify(m))).join(' '));
+      logger.log(at === 'error' ? 'warn' : 'debug', `${name}: ${text}`);
+    };
   return {
     debug: line('debug'),
     info: line('info'),

@@ -50,9 +50,7 @@ export class SlackLive {
   private reconciling: Promise<void> = Promise.resolve();
   private pruneTimer: NodeJS.Timeout | null = null;
 
-  constructor(
-    private readonly deps: { source: SlackSource; store: Store; hub: LiveHub; logger: ServerLogger; now: () => number },
-  ) {}
+  constructor(private readonly deps: { source: SlackSource; store: Store; hub: LiveHub; logger: ServerLogger; now: () => number }) {}
 
   async start(): Promise<void> {
     const { source, logger } = this.deps;
@@ -180,8 +178,23 @@ export class SlackLive {
           if (!touched || result.joined.length === 0) return [];
           return touched.members.map((m) => {
             // The member who joined gets the whole conversation; the others its new member list.
-            if (m.userId !== user) return { userId: m.userId, type: 'conversation_update', data: { conversation_id: record.id, conversation: { id: record.id, member_ids: touched.conversation.member_ids }, reason: 'member_joined', user } };
-            const conversation: ConversationSummary = { ...touched.conversation, last_read: m.last_read, unread_count: m.unread_count, unread_count_display: m.unread_count };
+            if (m.userId !== user)
+              return {
+                userId: m.userId,
+                type: 'conversation_update',
+                data: {
+                  conversation_id: record.id,
+                  conversation: { id: record.id, member_ids: touched.conversation.member_ids },
+                  reason: 'member_joined',
+                  user,
+                },
+              };
+            const conversation: ConversationSummary = {
+              ...touched.conversation,
+              last_read: m.last_read,
+              unread_count: m.unread_count,
+              unread_count_display: m.unread_count,
+            };
             return { userId: user, type: 'conversation_update', data: { conversation_id: record.id, conversation, reason: 'access_added', added: true } };
           });
         });
@@ -197,7 +210,12 @@ export class SlackLive {
    * message names that Sift has not met yet, looked up with the token of the member the event was
    * delivered for (SlackNames, once per id). Answers the new author records for the batch.
    */
-  private async directory(ws: string, me: string, messages: SlackMessage[], authorizedUser: string | undefined): Promise<{ directory: Directory; users: User[] }> {
+  private async directory(
+    ws: string,
+    me: string,
+    messages: SlackMessage[],
+    authorizedUser: string | undefined,
+  ): Promise<{ directory: Directory; users: User[] }> {
     const stored = await this.deps.store.listUsers(ws);
     const directory: Directory = { me, users: new Map(stored.map((u) => [u.id, u])), bots: new Map() };
     if (!authorizedUser) return { directory, users: [] };
@@ -239,7 +257,11 @@ export class SlackLive {
     }
     batch.messages!.push(toMessage(message, conversationId, directory));
     const author = authorOf(message, directory);
-    const users = author ? await store.userData(ws, [author]).then((known) => ({ ...known, ...Object.fromEntries(named.filter((u) => u.id === author).map((u) => [u.id, userDataOf(u)])) })) : {};
+    const users = author
+      ? await store
+          .userData(ws, [author])
+          .then((known) => ({ ...known, ...Object.fromEntries(named.filter((u) => u.id === author).map((u) => [u.id, userDataOf(u)])) }))
+      : {};
     await this.write(ws, batch, (result) => {
       const inserted = result.inserted.find((m) => m.ts === event.ts && m.channel === conversationId);
       const touched = result.touched.get(conversationId);
@@ -256,7 +278,11 @@ export class SlackLive {
     const others = record.member_ids.filter((m) => m !== userId);
     const written = await this.deps.store.revokeAccess(ws, userId, [channelId], this.deps.now(), (lost) => [
       ...accessRemovedEvents(userId, lost, 'member_left'),
-      ...others.map((m) => ({ userId: m, type: 'conversation_update', data: { conversation_id: channelId, conversation: { id: channelId, member_ids: others }, reason: 'member_left', user: userId } })),
+      ...others.map((m) => ({
+        userId: m,
+        type: 'conversation_update',
+        data: { conversation_id: channelId, conversation: { id: channelId, member_ids: others }, reason: 'member_left', user: userId },
+      })),
     ]);
     if (written.events.length) this.deps.hub.publish(ws, written.events);
   }
@@ -321,7 +347,12 @@ export class SlackLive {
     const touched = result.touched.get(conversationId);
     if (!touched) return [];
     return touched.members.map((member) => {
-      const conversation: ConversationSummary = { ...touched.conversation, last_read: member.last_read, unread_count: member.unread_count, unread_count_display: member.unread_count };
+      const conversation: ConversationSummary = {
+        ...touched.conversation,
+        last_read: member.last_read,
+        unread_count: member.unread_count,
+        unread_count_display: member.unread_count,
+      };
       return { userId: member.userId, type: 'conversation_update', data: { conversation_id: conversationId, conversation, reason, ...extra } };
     });
   }

@@ -65,7 +65,10 @@ export class SlackSource implements WorkspaceSource {
     if (config.secret) current = TokenCipher.fromSecret(config.secret);
     else if (options.dataDir) current = TokenCipher.fromKeyFile(options.dataDir);
     else throw new Error('Slack mode needs SIFT_SECRET or a data dir for the generated key');
-    this.keys = new TokenKeyring(current, (config.previousSecrets ?? []).map((s) => TokenCipher.fromSecret(s)));
+    this.keys = new TokenKeyring(
+      current,
+      (config.previousSecrets ?? []).map((s) => TokenCipher.fromSecret(s)),
+    );
   }
 
   get config(): SlackConfig {
@@ -169,7 +172,10 @@ export class SlackSource implements WorkspaceSource {
       throw new SignInError('invalid_state', 'This workspace was being added in another session. Please try again.');
     }
     if (input.error) {
-      throw new SignInError(input.error === 'access_denied' ? 'access_denied' : 'slack_error', input.error === 'access_denied' ? 'Sign-in was cancelled on Slack.' : `Slack answered: ${input.error}`);
+      throw new SignInError(
+        input.error === 'access_denied' ? 'access_denied' : 'slack_error',
+        input.error === 'access_denied' ? 'Sign-in was cancelled on Slack.' : `Slack answered: ${input.error}`,
+      );
     }
     if (!input.code) throw new SignInError('missing_code', 'Slack did not send an authorization code. Please try again.');
     let answer: Record<string, unknown>;
@@ -273,7 +279,13 @@ export class SlackSource implements WorkspaceSource {
     for (const credential of await this.store.listCredentials()) {
       try {
         const summary = await this.sync(this.store, credential.workspaceId, credential.userId, 'incremental');
-        if (summary.new_messages > 0) this.options.logger.log('info', 'Slack sync', { why, workspace: credential.workspaceId, user: credential.userId, new_messages: summary.new_messages });
+        if (summary.new_messages > 0)
+          this.options.logger.log('info', 'Slack sync', {
+            why,
+            workspace: credential.workspaceId,
+            user: credential.userId,
+            new_messages: summary.new_messages,
+          });
       } catch (error) {
         this.options.logger.log('warn', 'Slack sync failed', { why, workspace: credential.workspaceId, user: credential.userId, error: String(error) });
       }

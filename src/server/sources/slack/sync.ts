@@ -26,17 +26,7 @@ import { compareTs } from '../../../model/ts';
 import type { SlackCaller, SlackResult } from './client';
 import { referencedBy, type SlackNames } from './names';
 import { derivedText } from '../../../model/slackText';
-import {
-  directoryOf,
-  readMark,
-  takesPart,
-  toConversation,
-  toMessage,
-  toThread,
-  type SlackConversation,
-  type SlackMessage,
-  type SlackUser,
-} from './mapping';
+import { directoryOf, readMark, takesPart, toConversation, toMessage, toThread, type SlackConversation, type SlackMessage, type SlackUser } from './mapping';
 
 export interface SyncProgress {
   /** The run in progress (epoch ms), and the conversations it finished. */
@@ -113,9 +103,9 @@ export async function syncMember(
   };
   await report('users', slackUsers.length, slackUsers.length);
 
-  const conversations = (await all<SlackResult, SlackConversation>('users.conversations', { types: TYPES, exclude_archived: true, limit: deps.pageLimit }, 'channels')).filter(
-    (c) => !c.is_archived,
-  );
+  const conversations = (
+    await all<SlackResult, SlackConversation>('users.conversations', { types: TYPES, exclude_archived: true, limit: deps.pageLimit }, 'channels')
+  ).filter((c) => !c.is_archived);
   const ownChannels = new Set(conversations.map((c) => c.id));
   // Access follows Slack: what the member no longer has there (left, removed, archived, deleted) goes at once.
   await revokeMissing(deps, ws, me, ownChannels);
@@ -219,7 +209,12 @@ export async function syncMember(
     // An incremental sync announces the messages it stored first (oldest first), as live events
     // would; of a conversation new to Sift, only its newest message (which brings its summary).
     const announce = mode === 'incremental' && publish && batch.messages!.length > 0;
-    const users = announce ? await store.userData(ws, batch.messages!.flatMap((m) => (m.user ? [m.user] : []))) : {};
+    const users = announce
+      ? await store.userData(
+          ws,
+          batch.messages!.flatMap((m) => (m.user ? [m.user] : [])),
+        )
+      : {};
     const build = (result: SourceBatchResult): MemberEvent[] => {
       const news = [...result.inserted].sort((a, b) => (a.ts < b.ts ? -1 : a.ts > b.ts ? 1 : 0));
       return (fresh ? news.filter((m) => m.channel === c.id).slice(-1) : news).flatMap((message) => {
@@ -243,16 +238,27 @@ export async function syncMember(
   }
 
   const at = deps.now();
-  await store.setSyncState(ws, me, {
-    runStartedAt: null,
-    mode: null,
-    done: [],
-    lastFullSyncAt: mode === 'full' ? at : progress.lastFullSyncAt,
-    lastSyncAt: at,
-  } satisfies SyncProgress, at);
+  await store.setSyncState(
+    ws,
+    me,
+    {
+      runStartedAt: null,
+      mode: null,
+      done: [],
+      lastFullSyncAt: mode === 'full' ? at : progress.lastFullSyncAt,
+      lastSyncAt: at,
+    } satisfies SyncProgress,
+    at,
+  );
   if (mode === 'full') await store.markWorkspaceImported(ws);
   const { total } = await store.listConversations(ws, me, { limit: 0 });
-  const summary: SyncSummary = { workspaces: 1, users: slackUsers.length, conversations: total, messages: await store.countMessages(ws), new_messages: newMessages };
+  const summary: SyncSummary = {
+    workspaces: 1,
+    users: slackUsers.length,
+    conversations: total,
+    messages: await store.countMessages(ws),
+    new_messages: newMessages,
+  };
   logger.log('info', 'Slack sync finished', { workspace: ws, user: me, mode, ms: deps.now() - started, ...summary });
   return summary;
 }

@@ -235,7 +235,12 @@ export class TokenVault {
       else if (read.stale && (await this.reseal(credential, read.sealed))) upgraded++;
     }
     if (upgraded > 0 || unreadable > 0) {
-      this.deps.logger.log(unreadable > 0 ? 'warn' : 'info', 'Slack tokens re-encrypted under the current key', { rows: credentials.length, upgraded, unreadable, keyId: this.deps.keys.current.keyId });
+      this.deps.logger.log(unreadable > 0 ? 'warn' : 'info', 'Slack tokens re-encrypted under the current key', {
+        rows: credentials.length,
+        upgraded,
+        unreadable,
+        keyId: this.deps.keys.current.keyId,
+      });
     }
     return { rows: credentials.length, upgraded, unreadable };
   }
@@ -273,7 +278,12 @@ export class TokenVault {
       grant_type: 'refresh_token',
       refresh_token: refreshToken,
     });
-    const a = answer as { access_token?: string; refresh_token?: string; expires_in?: number; authed_user?: { access_token?: string; refresh_token?: string; expires_in?: number } };
+    const a = answer as {
+      access_token?: string;
+      refresh_token?: string;
+      expires_in?: number;
+      authed_user?: { access_token?: string; refresh_token?: string; expires_in?: number };
+    };
     const accessToken = a.authed_user?.access_token ?? a.access_token;
     if (!accessToken) throw new Error('Slack answered a token refresh without a token');
     await this.save(workspaceId, userId, {

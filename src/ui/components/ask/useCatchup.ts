@@ -162,53 +162,56 @@ export function useCatchup({ onReply }: { onReply?: (text: string) => void } = {
   }, []);
 
   /** One turn: the member's words, or a proposal's button (`answer`). */
-  const talk = useCallback((raw: string, answer?: { proposalId: string; confirm: boolean }) => {
-    const text = raw.trim();
-    if (!text || busy.current) return;
-    busy.current = true;
-    const g = generation.current;
-    const id = session.current;
-    const current = () => g === generation.current;
-    setView((v) => ({ ...v, pending: true, messages: [...v.messages, message('user', text)] }));
+  const talk = useCallback(
+    (raw: string, answer?: { proposalId: string; confirm: boolean }) => {
+      const text = raw.trim();
+      if (!text || busy.current) return;
+      busy.current = true;
+      const g = generation.current;
+      const id = session.current;
+      const current = () => g === generation.current;
+      setView((v) => ({ ...v, pending: true, messages: [...v.messages, message('user', text)] }));
 
-    const reply = (answer: string, extra: Partial<ChatMessage>) => {
-      setView((v) => ({ ...v, pending: false, messages: [...v.messages, message('assistant', answer, extra)] }));
-      replyListener.current?.(answer);
-    };
-    const fail = (error: string) => setView((v) => ({ ...v, pending: false, error }));
+      const reply = (answer: string, extra: Partial<ChatMessage>) => {
+        setView((v) => ({ ...v, pending: false, messages: [...v.messages, message('assistant', answer, extra)] }));
+        replyListener.current?.(answer);
+      };
+      const fail = (error: string) => setView((v) => ({ ...v, pending: false, error }));
 
-    void (async () => {
-      if (id) {
-        const result: CatchupChatResponse = await command((api) =>
-          answer ? api.catchupAnswer(id, answer.proposalId, answer.confirm) : api.catchupChat(id, text),
-        ).catch(failed);
-        if (!current()) return;
-        busy.current = false;
-        if (!result.success) {
-          // A button of a proposal that is no longer open goes.
-          if (answer) setView((v) => ({ ...v, proposal: null }));
-          return fail(result.error || CATCHUP_ERRORS.chat);
+      void (async () => {
+        if (id) {
+          const result: CatchupChatResponse = await command((api) =>
+            answer ? api.catchupAnswer(id, answer.proposalId, answer.confirm) : api.catchupChat(id, text),
+          ).catch(failed);
+          if (!current()) return;
+          busy.current = false;
+          if (!result.success) {
+            // A button of a proposal that is no longer open goes.
+            if (answer) setView((v) => ({ ...v, proposal: null }));
+            return fail(result.error || CATCHUP_ERRORS.chat);
+          }
+          if (result.marked?.length) lastMarked.current = result.marked;
+          // The open proposal after this turn: its buttons stay under the reply that first showed it.
+          const proposal = result.proposal ?? null;
+          const said = result.message ?? '';
+          setView((v) => {
+            const shown = proposal !== null && v.messages.some((m) => m.proposalId === proposal.id);
+            const extra = { sources: result.sources, ...(proposal && !shown ? { proposalId: proposal.id } : {}) };
+            return { ...v, pending: false, proposal, messages: [...v.messages, message('assistant', said, extra)] };
+          });
+          replyListener.current?.(said);
+          await refreshStats(current);
+        } else {
+          const result = await command<AskResult>((api) => api.ask(text)).catch(failed);
+          if (!current()) return;
+          busy.current = false;
+          if (!result.ok) return fail(result.error);
+          reply(result.answer.answer, { sources: result.answer.sources, confidence: result.answer.confidence });
         }
-        if (result.marked?.length) lastMarked.current = result.marked;
-        // The open proposal after this turn: its buttons stay under the reply that first showed it.
-        const proposal = result.proposal ?? null;
-        const said = result.message ?? '';
-        setView((v) => {
-          const shown = proposal !== null && v.messages.some((m) => m.proposalId === proposal.id);
-          const extra = { sources: result.sources, ...(proposal && !shown ? { proposalId: proposal.id } : {}) };
-          return { ...v, pending: false, proposal, messages: [...v.messages, message('assistant', said, extra)] };
-        });
-        replyListener.current?.(said);
-        await refreshStats(current);
-      } else {
-        const result = await command<AskResult>((api) => api.ask(text)).catch(failed);
-        if (!current()) return;
-        busy.current = false;
-        if (!result.ok) return fail(result.error);
-        reply(result.answer.answer, { sources: result.answer.sources, confidence: result.answer.confidence });
-      }
-    })();
-  }, [refreshStats, replyListener]);
+      })();
+    },
+    [refreshStats, replyListener],
+  );
 
   const send = useCallback((text: string) => talk(text), [talk]);
 
