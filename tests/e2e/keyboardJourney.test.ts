@@ -6,6 +6,7 @@
  */
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { MARK_READ_GUARD_MS } from '../../src/model/constants';
 import { e2eSession, type RunningServer } from './harness';
 
 const session = e2eSession({
@@ -89,6 +90,8 @@ describe('a keyboard-only member', () => {
     await page.locator('.detail-pane').waitFor();
     for (let i = 1; i <= 5; i++) {
       const title = await page.locator('.detail-title').textContent();
+      // Ctrl+E presses closer than MARK_READ_GUARD_MS are one (a held key repeats); a person's are not.
+      await page.waitForTimeout(MARK_READ_GUARD_MS + 50);
       await page.keyboard.press('Control+e');
       await expect.poll(unreadCount, { timeout: 15_000 }).toBe(before - i);
       await expect.poll(() => page.locator('.detail-title').textContent(), { timeout: 15_000 }).not.toBe(title);
