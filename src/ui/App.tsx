@@ -56,7 +56,7 @@ export function SignedInRoutes({ status, onLogout }: { status: AuthStatus; onLog
   );
   const profile = (
     <ScreenBoundary>
-      <ProfileScreen status={status} />
+      <ProfileScreen status={status} onLogout={onLogout} />
     </ScreenBoundary>
   );
   return (

@@ -9,6 +9,7 @@ import { TestRouter, useTestLocation } from './router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CAUGHT_UP_MESSAGE, EXAMPLE_PROMPTS, SUGGESTION_CHIPS, type AskAnswer, type CatchupStartResponse, type UnreadSummary } from '../../src/model/ai';
 import { AskAiPage } from '../../src/ui/screens/AskAiPage';
+import { AnywhereKeys } from '../../src/ui/components/AnywhereKeys';
 import { createFakeEngine, type FakeEngineOptions } from './fakeEngine';
 
 const STATS = { urgent: 2, can_wait: 1, fyi: 3, total: 6, cleared: 0 };
@@ -422,8 +423,14 @@ describe('accessibility and keys', () => {
     expect(thread().getAttribute('aria-live')).toBe('polite');
   });
 
-  it('? lists the shortcuts, the Ask AI keys among them', async () => {
-    renderAsk();
+  it("? lists the shortcuts, the Ask AI keys among them (the overlay is the shell's, over every page)", async () => {
+    createFakeEngine();
+    render(
+      <TestRouter path="/ask-ai">
+        <AnywhereKeys status={{ authenticated: true, user: null, workspace: null, organizations: [] }} onLogout={() => {}} />
+        <AskAiPage />
+      </TestRouter>,
+    );
     await wait();
     fireEvent.keyDown(document.body, { key: '?' });
     const dialog = screen.getByRole('dialog', { name: 'Keyboard shortcuts' });

@@ -52,10 +52,10 @@ async function renderAt(entries: string[], options: Parameters<typeof engine>[0]
         <Route path="/inbox">{<h1>Inbox page</h1>}</Route>
         <Route path="/conversations">{<h1>Conversations page</h1>}</Route>
         <Route path="/profile/me">
-          <ProfileScreen status={STATUS} />
+          <ProfileScreen status={STATUS} onLogout={() => {}} />
         </Route>
         <Route path="/profile/:userId">
-          <ProfileScreen status={STATUS} />
+          <ProfileScreen status={STATUS} onLogout={() => {}} />
         </Route>
       </Switch>
       <Where />
@@ -155,7 +155,7 @@ describe('ProfileScreen (SPEC §2.1)', () => {
       <TestRouter path={'/profile/U2'}>
         <Switch>
           <Route path="/profile/:userId">
-            <ProfileScreen status={STATUS} />
+            <ProfileScreen status={STATUS} onLogout={() => {}} />
           </Route>
         </Switch>
       </TestRouter>,
@@ -182,7 +182,7 @@ describe('ProfileScreen (SPEC §2.1)', () => {
         <Switch>
           <Route path="/inbox">{<h1>Inbox page</h1>}</Route>
           <Route path="/profile/me">
-            <ProfileScreen status={STATUS} />
+            <ProfileScreen status={STATUS} onLogout={() => {}} />
           </Route>
         </Switch>
       </TestRouter>,

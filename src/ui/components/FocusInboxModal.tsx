@@ -12,6 +12,7 @@
  * dialog reaches the page's window listeners.
  */
 import { useDialog } from '../hooks/useDialog';
+import { matchesAction } from '../keyboard/dispatch';
 import { useLatest } from '../hooks/useLatest';
 import { useMounted } from '../hooks/useMounted';
 import { useId, useRef, useState } from 'react';
@@ -205,7 +206,7 @@ export function FocusInboxModal({ mode, view, pageId, pages, channels, people, o
                 if (nameError) setNameError(null);
               }}
               onKeyDown={(event) => {
-                if (event.key === 'Enter' && !event.nativeEvent.isComposing) {
+                if (matchesAction(event, 'dialog-save') && !event.nativeEvent.isComposing) {
                   event.preventDefault();
                   void save();
                 }

@@ -15,6 +15,8 @@ import type { Subscription } from 'rxjs';
 import { REFINE_MODES, REFINE_MODE_LABELS, refineErrorText, type RefineEvent, type RefineMode } from '../../model/ai';
 import { remoteStream } from '../engine';
 import { isTyping } from '../keyboard/shortcuts';
+import { matchesAction } from '../keyboard/dispatch';
+import { actionSpec, formatKeys, type ActionId, type KeyPress } from '../keyboard/registry';
 import { useLatest } from '../hooks/useLatest';
 import { useAnnounce } from './Announcer';
 import '../styles-ai.css';
@@ -29,11 +31,18 @@ export function refineDoneText(mode: RefineMode, suggestion: string): string {
   return `${REFINE_MODE_LABELS[mode]} suggestion ready: ${suggestion}`;
 }
 
-/** Alt+1..5 pick the modes in toolbar order (by physical key: Option+digit types a symbol on macOS). */
-export function refineModeForKey(event: KeyboardEvent): RefineMode | null {
-  if (!event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return null;
-  const digit = /^Digit([1-9])$/.exec(event.code)?.[1] ?? (/^[1-9]$/.test(event.key) ? event.key : undefined);
-  return digit ? (REFINE_MODES[Number(digit) - 1] ?? null) : null;
+/** Each mode's action in the key registry (issue 13 §1): its keys (Alt+1..5, in toolbar order) live there. */
+const MODE_ACTIONS = {
+  polish: 'refine-polish',
+  shorter: 'refine-shorter',
+  simplify: 'refine-simplify',
+  professional: 'refine-professional',
+  list: 'refine-list',
+} as const satisfies Record<RefineMode, ActionId>;
+
+/** The mode a key press picks, or null (matched by physical key too: Option+digit types a symbol on macOS). */
+export function refineModeForKey(event: KeyPress): RefineMode | null {
+  return REFINE_MODES.find((mode) => matchesAction(event, MODE_ACTIONS[mode])) ?? null;
 }
 
 type RefineState = { status: 'idle' } | { status: 'streaming' | 'done'; mode: RefineMode; original: string; suggestion: string };
@@ -193,14 +202,14 @@ export function RefinePanel({ text, input, onApply }: RefinePanelProps) {
         </div>
       )}
       <div ref={toolbar} className="refine-toolbar" role="toolbar" aria-label="Refine message">
-        {REFINE_MODES.map((mode, i) => (
+        {REFINE_MODES.map((mode) => (
           <button
             key={mode}
             type="button"
             className="refine-mode"
             disabled={blank || streaming}
-            title={`${REFINE_MODE_LABELS[mode]} (Alt+${i + 1})`}
-            aria-keyshortcuts={`Alt+${i + 1}`}
+            title={`${REFINE_MODE_LABELS[mode]} (${formatKeys(actionSpec(MODE_ACTIONS[mode]).keys[0]!).join('+')})`}
+            aria-keyshortcuts={formatKeys(actionSpec(MODE_ACTIONS[mode]).keys[0]!).join('+')}
             // A click keeps the caret in the message box.
             onMouseDown={(event) => event.preventDefault()}
             onClick={() => start(mode)}

@@ -14,7 +14,6 @@ import { Link, useRoute } from 'wouter';
 import { useNavigate } from '../router';
 import type { AuthStatus } from '../../model/types';
 import { displayName } from '../../model/rows';
-import { stripBidi } from '../../model/linkSafety';
 import { applyTheme, readTheme, type Theme } from '../session';
 import { userAvatar } from '../screens/ProfileScreen';
 import { useFeatureFlag } from '../hooks/useFeatureFlag';
@@ -37,7 +36,7 @@ import {
   type IconProps,
 } from './Icons';
 import { focusables } from '../hooks/useDialog';
-import { command } from '../engine';
+import { addWorkspace, otherWorkspaces, switchLabel, switchWorkspace } from '../workspaces';
 import { useToast } from './Toasts';
 import '../styles-menu.css';
 
@@ -203,31 +202,13 @@ function AccountMenu({
   const toast = useToast();
   // The account's other workspaces, and (Slack mode) 'Add workspace': a Slack sign-in bound to this session.
   const items: Item[] = [
-    ...(status.organizations ?? [])
-      .filter((workspace) => workspace.id !== status.workspace?.id)
-      .map((workspace): Item => ({
-        id: `switch:${workspace.id}`,
-        label: `Switch to ${stripBidi(workspace.name || workspace.id)}`,
-        icon: SwitchIcon,
-        run: () => {
-          void command((api) => api.switchWorkspace(workspace.id)).then(
-            () => window.location.assign('/inbox'),
-            (error: unknown) => toast(`Could not switch workspace: ${(error as Error).message}`),
-          );
-        },
-      })),
-    ...(demo === false
-      ? [
-          {
-            id: 'add-workspace',
-            label: 'Add workspace',
-            icon: PlusIcon,
-            run: () => {
-              window.location.assign('/auth/slack?add=true');
-            },
-          },
-        ]
-      : []),
+    ...otherWorkspaces(status).map((workspace): Item => ({
+      id: `switch:${workspace.id}`,
+      label: switchLabel(workspace),
+      icon: SwitchIcon,
+      run: () => switchWorkspace(workspace, toast),
+    })),
+    ...(demo === false ? [{ id: 'add-workspace', label: 'Add workspace', icon: PlusIcon, run: addWorkspace }] : []),
     ...(profileEnabled
       ? [
           {

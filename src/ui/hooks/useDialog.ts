@@ -7,6 +7,7 @@
  */
 import { useCallback, useEffect, useLayoutEffect, type KeyboardEvent as ReactKeyboardEvent, type RefObject } from 'react';
 import { useLatest } from './useLatest';
+import { matchesAction } from '../keyboard/dispatch';
 
 const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
@@ -44,7 +45,7 @@ export function useDialog(options: {
       const node = latestRef.current.dialog.current;
       if (!node || (event.target instanceof Node && node.contains(event.target))) return;
       event.stopPropagation();
-      if (event.key === 'Escape') {
+      if (matchesAction(event, 'dialog-cancel')) {
         event.preventDefault();
         latestRef.current.onClose();
       } else if (event.key === 'Tab') {
@@ -64,7 +65,7 @@ export function useDialog(options: {
     (event: ReactKeyboardEvent<HTMLElement>) => {
       event.stopPropagation();
       const node = latestRef.current.dialog.current;
-      if (event.key === 'Escape') {
+      if (matchesAction(event, 'dialog-cancel')) {
         event.preventDefault();
         latestRef.current.onClose();
       } else if (event.key === 'Tab' && node) {

@@ -70,6 +70,9 @@ export const ACTIONS = [
   { id: 'previous-region', label: 'Previous region', keys: ['shift+F6'], scope: 'anywhere', whileTyping: true },
   { id: 'switch-theme', label: 'Switch between light and dark mode', keys: ['g t'], scope: 'anywhere', palette: true },
   { id: 'show-shortcuts', label: 'Show keyboard shortcuts', keys: ['?'], scope: 'anywhere', palette: true },
+  { id: 'open-menu', label: 'Open the menu', keys: ['g m'], scope: 'anywhere', palette: true },
+  { id: 'switch-workspace', label: 'Switch to the next workspace of your account', keys: ['g w'], scope: 'anywhere', palette: true },
+  { id: 'add-workspace', label: 'Add workspace (sign in to another Slack workspace)', keys: ['g n'], scope: 'anywhere', palette: true },
   { id: 'sign-out', label: 'Sign out', keys: ['g l'], scope: 'anywhere', palette: true },
   // The conversation list
   { id: 'next-conversation', label: 'Next conversation', keys: ['j', 'ArrowDown'], scope: 'list' },
@@ -83,6 +86,7 @@ export const ACTIONS = [
   { id: 'filter-view', label: 'Filter this view (no conversation open)', keys: ['shift+K', 'mod+shift+K'], scope: 'list', palette: true, whileTyping: true },
   { id: 'mark-view-read', label: 'Mark all in this view as read', keys: ['shift+E'], scope: 'list', palette: true },
   { id: 'create-focus-inbox', label: 'Create focus inbox', keys: ['shift+N'], scope: 'list', palette: true },
+  { id: 'edit-focus-inbox', label: 'Edit the selected focus inbox', keys: ['shift+C'], scope: 'list', palette: true },
   { id: 'toggle-sort', label: 'Sort by AI or by time', keys: ['s'], scope: 'list', palette: true },
   { id: 'fetch-data', label: 'Fetch data from the workspace', keys: ['shift+R'], scope: 'list', palette: true },
   { id: 'move-view-earlier', label: 'Move the selected focus inbox earlier', keys: ['alt+shift+ArrowLeft'], scope: 'list' },

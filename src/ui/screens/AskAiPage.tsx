@@ -19,7 +19,6 @@ import { AskStart } from '../components/ask/AskStart';
 import { AskThread, sourceHref } from '../components/ask/AskThread';
 import { useCatchup, useCatchupUndo } from '../components/ask/useCatchup';
 import { VoiceInput } from '../components/ask/VoiceInput';
-import { ShortcutsOverlay } from '../components/ShortcutsOverlay';
 import { command, remoteStream } from '../engine';
 import { useActionHandlers } from '../keyboard/dispatch';
 import { speak, stopSpeaking } from '../voice/speech';
@@ -43,7 +42,6 @@ export function AskAiPage({ menuButton, onOpenConversation }: AskAiPageProps) {
   const summary = useObservableState(unreadSummary$, null);
   const [voiceOn, setVoiceOn] = useState(false);
   const [draft, setDraft] = useState('');
-  const [showShortcuts, setShowShortcuts] = useState(false);
   const now = useNow(30_000);
 
   const onReply = useCallback(
@@ -93,7 +91,6 @@ export function AskAiPage({ menuButton, onOpenConversation }: AskAiPageProps) {
   useActionHandlers({
     'voice-mode': { run: toggleVoice },
     'leave-ask': { run: back, enabled: () => inConversation },
-    'show-shortcuts': { run: () => setShowShortcuts(true) },
   });
 
   const openSource = useCallback(
@@ -176,7 +173,6 @@ export function AskAiPage({ menuButton, onOpenConversation }: AskAiPageProps) {
           </div>
         )}
       </main>
-      {showShortcuts && <ShortcutsOverlay onClose={() => setShowShortcuts(false)} />}
     </>
   );
 }

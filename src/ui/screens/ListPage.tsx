@@ -15,8 +15,7 @@ import { command } from '../engine';
 import { useLoadState, usePageViews, useViewCounts } from '../hooks/useEngine';
 import { FocusInboxModal, type FocusInboxOption, type FocusInboxSaveInput } from '../components/FocusInboxModal';
 import { PAGES, type CustomView } from '../../model/views';
-import { useActionHandlers, type ActionHandlers } from '../keyboard/dispatch';
-import { ShortcutsOverlay } from '../components/ShortcutsOverlay';
+import { handlerOf, useActionHandlers, type ActionHandlers } from '../keyboard/dispatch';
 import { focusRegion } from '../keyboard/regions';
 import { safeGet, safeSet } from '../session';
 import type { OpenConversation } from '../actions';
@@ -80,7 +79,6 @@ export function ListPage({
   const [openId, setOpenId] = useState<string | null>(null);
   const [cursor, setCursor] = useState(0);
   const [keyboardNav, setKeyboardNav] = useState(false);
-  const [showShortcuts, setShowShortcuts] = useState(false);
   const load = useLoadState();
   const counts = useViewCounts();
   const toast = useToast();
@@ -340,6 +338,11 @@ export function ListPage({
       label: () => `Mark all in ${label} as read`,
     },
     'create-focus-inbox': { run: () => void openModal('create') },
+    'edit-focus-inbox': {
+      run: () => void openModal('edit', views.find((v) => v.id === viewId) as CustomView),
+      enabled: () => customAt() >= 0,
+      label: () => `Edit ${label}`,
+    },
     'toggle-sort': { run: toggleSort, label: () => (sortMode === 'ai' ? 'Sort by Time' : 'Sort by AI') },
     'fetch-data': { run: () => void refresh(), label: () => 'Fetch data' },
     'move-view-earlier': { run: () => void moveView(viewId, customAt() - 1), enabled: () => customAt() >= 0 },
@@ -352,7 +355,6 @@ export function ListPage({
     undo: { run: runUndo },
     'mark-read': { run: () => void markReadAndMove(), enabled: () => openId !== null },
     'close-conversation': { run: () => closeConversation(), enabled: () => openId !== null },
-    'show-shortcuts': { run: () => setShowShortcuts(true) },
   };
   useActionHandlers(handlers);
 
@@ -449,7 +451,13 @@ export function ListPage({
               <path d="M2 3h12l-4.5 5.5V13l-3-1.5v-3z" fill="none" stroke="currentColor" strokeWidth="1.5" strokeLinejoin="round" />
             </svg>
           </button>
-          <button type="button" className="icon-button" aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)" onClick={() => setShowShortcuts(true)}>
+          <button
+            type="button"
+            className="icon-button"
+            aria-label="Keyboard shortcuts"
+            title="Keyboard shortcuts (?)"
+            onClick={() => handlerOf('show-shortcuts')?.run(0)}
+          >
             ?
           </button>
         </div>
@@ -507,7 +515,6 @@ export function ListPage({
         </section>
         {openId && <ConversationPane id={openId} onClose={closeConversation} now={now} request={openRequest?.id === openId ? openRequest : undefined} />}
       </main>
-      {showShortcuts && <ShortcutsOverlay onClose={() => setShowShortcuts(false)} />}
       {modal && (
         <FocusInboxModal
           key={modal.view?.id ?? 'new'}

@@ -7,6 +7,7 @@ import { useCallback, useId } from 'react';
 import { Link, Redirect, useParams } from 'wouter';
 import { canGoBack, useNavigate } from '../router';
 import { useActionHandlers } from '../keyboard/dispatch';
+import { AnywhereKeys } from '../components/AnywhereKeys';
 import { useObservable, useObservableState } from 'observable-hooks';
 import { catchError, defer, map, of, startWith, switchMap } from 'rxjs';
 import type { AuthStatus, User } from '../../model/types';
@@ -65,7 +66,7 @@ function useUser(id: string | null): Lookup {
   return useObservableState(lookup$, LOADING);
 }
 
-export function ProfileScreen({ status }: { status: AuthStatus }) {
+export function ProfileScreen({ status, onLogout }: { status: AuthStatus; onLogout: () => void }) {
   const enabled = useFeatureFlag('userProfile');
   const { userId } = useParams();
   const meId = status.user?.id ?? null;
@@ -96,6 +97,8 @@ export function ProfileScreen({ status }: { status: AuthStatus }) {
 
   return (
     <div className="profile-page">
+      {/* The go-to keys, the theme, the overlay and the workspaces work here too (issue 13 §1). */}
+      <AnywhereKeys status={status} onLogout={onLogout} />
       <header className="top-bar profile-bar">
         <button type="button" className="button profile-back" onClick={back}>
           <ArrowLeftIcon size={16} />

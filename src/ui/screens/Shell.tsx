@@ -10,7 +10,6 @@ import { SearchPalette } from '../components/SearchPalette';
 import { command, remoteStream } from '../engine';
 import { useFeatureFlag } from '../hooks/useFeatureFlag';
 import { useNow } from '../hooks/useNow';
-import { applyTheme, readTheme } from '../session';
 import type { AuthStatus } from '../../model/types';
 import { isTs } from '../../model/ts';
 import { isConversationId } from '../../model/validation';
@@ -19,9 +18,10 @@ import { SideMenu } from '../components/SideMenu';
 import { useAnnounceConnection } from '../components/Announcer';
 import { ScreenBoundary } from '../components/ErrorBoundary';
 import { ListPage } from './ListPage';
-import { availableActions, useActionHandlers } from '../keyboard/dispatch';
+import { availableActions } from '../keyboard/dispatch';
 import { formatKeys } from '../keyboard/registry';
-import { focusRegion, moveRegion } from '../keyboard/regions';
+import { focusRegion } from '../keyboard/regions';
+import { AnywhereKeys } from '../components/AnywhereKeys';
 import '../styles-keyboard.css';
 import { AskAiPage } from './AskAiPage';
 
@@ -62,27 +62,6 @@ export function Shell({ page, status, onLogout }: { page: Page; status: AuthStat
     void command((api) => api.setSearchQuery(''));
     setPaletteOpen(true);
   }, []);
-
-  // What the keys do anywhere (issue 13 §1); the pages register their own, and the overlay ('?').
-  const [theme, setTheme] = useState(readTheme);
-  useActionHandlers({
-    search: { run: openPalette },
-    'go-inbox': { run: () => navigate('/inbox') },
-    'go-conversations': { run: () => navigate('/conversations') },
-    'go-ask-ai': { run: () => navigate('/ask-ai') },
-    'go-profile': { run: () => navigate('/profile/me'), enabled: () => profiles },
-    'next-region': { run: () => moveRegion(1) },
-    'previous-region': { run: () => moveRegion(-1) },
-    'switch-theme': {
-      run: () => {
-        const next = readTheme() === 'dark' ? 'light' : 'dark';
-        applyTheme(next);
-        setTheme(next);
-      },
-      label: () => (theme === 'dark' ? 'Switch to Light Mode' : 'Switch to Dark Mode'),
-    },
-    'sign-out': { run: onLogout, label: () => 'Sign out' },
-  });
 
   const openConversation = useCallback(
     (id: string, extra: Omit<OpenConversation, 'id' | 'nonce'>) => {
@@ -138,6 +117,8 @@ export function Shell({ page, status, onLogout }: { page: Page; status: AuthStat
           Skip to conversations
         </a>
       )}
+      {/* What the keys do anywhere (issue 13 §1); the pages register their own. */}
+      <AnywhereKeys status={status} onLogout={onLogout} onSearch={openPalette} onMenu={() => setMenuOpen(true)} />
       <SideMenu open={menuOpen} onClose={() => setMenuOpen(false)} status={status} onLogout={onLogout} />
       <div className="shell-main">
         {/* A page that throws shows a message here; the menu, palette and live status stay (issue 12 §4). */}
