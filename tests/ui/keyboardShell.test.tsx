@@ -6,7 +6,7 @@
  */
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { useEffect } from 'react';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
 import type { AuthStatus } from '../../src/model/types';
 import { BUILTIN_VIEWS, type CustomView } from '../../src/model/views';
 import { SignedInRoutes } from '../../src/ui/App';
@@ -92,7 +92,7 @@ async function paletteActions(): Promise<Array<string | null>> {
     .map((option) => option.querySelector('.sp-title')!.textContent);
 }
 
-let assign: ReturnType<typeof vi.spyOn<Location, 'assign'>>;
+let assign: MockInstance<Location['assign']>;
 beforeEach(() => {
   localStorage.clear();
   vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockReturnValue(720);
