@@ -1,0 +1,171 @@
+/**
+ * Start-up in Chromium at the large demo size (issue 14 §4): a cold start (a fresh browser profile,
+ * sign-in → first rows → the whole list), a warm start (the same profile, a new page, nothing
+ * changed) and a start after 100 changes made while Sift was closed. Reports, for each, the time to
+ * the first rows and to the whole list (the list pane's data-load="loaded"), and the bytes of API
+ * answers downloaded (the live stream included), counted by a proxy in front of the server so the
+ * worker's requests count too; the ratios warm/cold are measured in one run. Also the page's and
+ * the worker's JS heaps with the list loaded (over the DevTools protocol).
+ */
+import { createServer, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { api, signIn as apiSignIn } from '../tests/server/helpers';
+import { launchBrowser, signIn, startServer } from '../tests/e2e/harness';
+import type { ConversationSummary } from '../src/model/types';
+import { buildClientIfNeeded } from '../scripts/start';
+import { ensureChromium } from '../scripts/chromium';
+
+export interface StartPhase {
+  firstRowsMs: number;
+  loadedMs: number;
+  apiBytes: number;
+}
+
+export interface StartupBench {
+  conversations: number;
+  cold: StartPhase;
+  warm: StartPhase;
+  afterChanges: StartPhase;
+  /** Warm over cold, in one run: the budgets are ≤ 0.10 (first rows) and ≤ 0.02 (bytes). */
+  ratios: { warmFirstRows: number; warmBytes: number; changesBytes: number };
+  heapMB: { page: number | null; worker: number | null };
+}
+
+/** A proxy that counts the bytes of every API answer (its body as sent, the stream's as it flows). */
+async function countingProxy(target: string): Promise<{ url: string; bytes: () => number; reset: () => void; close: () => Promise<void> }> {
+  const upstream = new URL(target);
+  let bytes = 0;
+  const server: Server = createServer((req, res) => {
+    const forward = request({ hostname: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers: req.headers }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      const counted = req.url?.startsWith('/api/') ?? false;
+      answer.on('data', (chunk: Buffer) => {
+        if (counted) bytes += chunk.length;
+        res.write(chunk);
+      });
+      answer.on('end', () => res.end());
+    });
+    forward.on('error', () => res.destroy());
+    req.pipe(forward);
+    res.on('close', () => forward.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    bytes: () => bytes,
+    reset: () => (bytes = 0),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** From `started`: the first rows, then the whole list loaded; a second's settling counts its bytes too. */
+async function measure(page: Page, started: number, bytes: () => number): Promise<StartPhase> {
+  await page.getByRole('option').first().waitFor({ timeout: 120_000 });
+  const firstRowsMs = Date.now() - started;
+  await page.locator('.list-pane[data-load="loaded"]').waitFor({ timeout: 180_000 });
+  const loadedMs = Date.now() - started;
+  await page.waitForTimeout(1_000);
+  return { firstRowsMs, loadedMs, apiBytes: bytes() };
+}
+
+/** The JS heap of the page and of its dedicated worker, in MB, over the DevTools protocol. */
+async function heaps(browser: Browser, page: Page): Promise<{ page: number | null; worker: number | null }> {
+  const mb = (n: number) => Math.round(n / 1e5) / 10;
+  const pageSession = await page.context().newCDPSession(page);
+  const pageHeap = (await pageSession.send('Runtime.getHeapUsage')) as { usedSize: number };
+  // The worker is a target of its own: attach (not flattened) and ask it through the browser session.
+  const cdp = await browser.newBrowserCDPSession();
+  const { targetInfos } = (await cdp.send('Target.getTargets')) as { targetInfos: Array<{ targetId: string; type: string }> };
+  const target = targetInfos.find((t) => t.type === 'worker');
+  let worker: number | null = null;
+  if (target) {
+    const { sessionId } = (await cdp.send('Target.attachToTarget', { targetId: target.targetId, flatten: false })) as { sessionId: string };
+    worker = await new Promise<number | null>((resolve) => {
+      const timer = setTimeout(() => resolve(null), 5_000);
+      cdp.on('Target.receivedMessageFromTarget', (event: { sessionId: string; message: string }) => {
+        const answer = JSON.parse(event.message) as { id?: number; result?: { usedSize: number } };
+        if (event.sessionId !== sessionId || answer.id !== 1) return;
+        clearTimeout(timer);
+        resolve(answer.result ? mb(answer.result.usedSize) : null);
+      });
+      void cdp.send('Target.sendMessageToTarget', { sessionId, message: JSON.stringify({ id: 1, method: 'Runtime.getHeapUsage' }) });
+    });
+  }
+  await cdp.detach();
+  return { page: mb(pageHeap.usedSize), worker };
+}
+
+export async function benchStartup(): Promise<StartupBench> {
+  ensureChromium();
+  buildClientIfNeeded();
+  const server = await startServer({
+    dataDir: join(import.meta.dirname, '..', 'data', 'bench-large'),
+    env: { SIFT_DEMO_SIZE: 'large' },
+    startTimeoutMs: 400_000,
+  });
+  const proxy = await countingProxy(server.url);
+  const browser = await launchBrowser();
+  try {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    await context.addInitScript(() => localStorage.setItem('sift_sort_mode:inbox', 'time'));
+
+    // Cold: a fresh profile signs in and lands on the inbox.
+    let page = await context.newPage();
+    proxy.reset();
+    let started = Date.now();
+    await signIn(page, proxy.url);
+    const cold = await measure(page, started, proxy.bytes);
+    await page.close();
+
+    // Warm: the same profile opens Sift again; nothing changed meanwhile.
+    page = await context.newPage();
+    proxy.reset();
+    started = Date.now();
+    await page.goto(`${proxy.url}/inbox`);
+    const warm = await measure(page, started, proxy.bytes);
+    const heapMB = await heaps(browser, page);
+    await page.close();
+
+    // 100 changes while closed: replies posted from another session of the member.
+    const { token } = await apiSignIn(server.url);
+    const call = api(server.url, token);
+    const conversations = (await call<{ total: number }>('/api/conversations/data?limit=1')).body.total;
+    const list = (await call<{ data: { conversations: ConversationSummary[] } }>('/api/conversations/data?limit=100')).body.data.conversations;
+    for (let i = 0; i < 100; i++) {
+      const c = list[i % list.length]!;
+      await call('/api/messages/send', { method: 'POST', body: { channel: c.id, text: `bench change ${i}`, client_msg_id: crypto.randomUUID() } });
+    }
+    page = await context.newPage();
+    proxy.reset();
+    started = Date.now();
+    await page.goto(`${proxy.url}/inbox`);
+    const afterChanges = await measure(page, started, proxy.bytes);
+    await page.close();
+
+    const ratio = (a: number, b: number) => Math.round((a / Math.max(1, b)) * 1000) / 1000;
+    return {
+      conversations,
+      cold,
+      warm,
+      afterChanges,
+      ratios: {
+        warmFirstRows: ratio(warm.firstRowsMs, cold.firstRowsMs),
+        warmBytes: ratio(warm.apiBytes, cold.apiBytes),
+        changesBytes: ratio(afterChanges.apiBytes, cold.apiBytes),
+      },
+      heapMB,
+    };
+  } finally {
+    await browser.close();
+    await proxy.close();
+    await server.stop();
+  }
+}
+
+if (import.meta.filename === process.argv[1]) console.log(JSON.stringify(await benchStartup(), null, 2));
