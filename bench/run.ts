@@ -8,7 +8,8 @@
  *   - AI triage: the local classifier's accuracy on the demo ground truth and on hand-written
  *     conversations, before and after 10 corrections, and its time at the large size;
  *   - Chromium at the large demo size: hold j for 3 s, then scroll the list to the bottom
- *     (longest main-thread task, rows in the DOM, largest worker->page message).
+ *     (longest main-thread task, rows in the DOM, largest worker->page message);
+ *   - the local copy in a Chromium worker (issue 14 §2): write, start-up read, a delta of 100, size.
  * `npm run bench -- --no-browser` skips the Chromium part (the first run of it builds the
  * large workspace under data/bench-large, about a minute and a half).
  */
@@ -16,6 +17,7 @@ import { benchApply } from './liveEvent';
 import { benchFilter } from './filter';
 import { benchDemoGenerator } from './demoGenerator';
 import { benchBrowser } from './browser';
+import { benchLocalCopy, localCopyLines } from './localCopy';
 import { benchLocalMatch, benchServerSearch } from './search';
 import { benchAiAccuracy } from './aiAccuracy';
 import { benchClassifyLarge } from './aiClassify';
@@ -130,6 +132,7 @@ if (!process.argv.includes('--no-browser')) {
     verdicts.push([`${name}: rows in DOM`, phase.maxRows < 100]);
     verdicts.push([`${name}: largest message`, phase.largestMessageBytes <= 10 * 1024]);
   }
+  for (const line of localCopyLines(await benchLocalCopy())) out(line);
 }
 
 const failed = verdicts.filter(([, ok]) => !ok).map(([name]) => name);
