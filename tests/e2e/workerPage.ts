@@ -63,11 +63,18 @@ export interface WorkerPages {
 
 /** Runs `op` of the worker named `worker` in `page` (the worker starts at its first call). */
 export async function call<T = unknown>(page: Page, worker: string, op: string, args: unknown = null): Promise<T> {
-  return page.evaluate(([w, o, a]) => (window as unknown as { callWorker: (w: string, o: string, a: unknown) => Promise<unknown> }).callWorker(w, o, a), [
-    worker,
-    op,
-    args,
-  ] as const) as Promise<T>;
+  try {
+    return (await page.evaluate(
+      ([w, o, a]) => (window as unknown as { callWorker: (w: string, o: string, a: unknown) => Promise<unknown> }).callWorker(w, o, a),
+      [worker, op, args] as const,
+    )) as T;
+  } catch (error) {
+    // Without the page's stack, whose frames are URLs of the tiny server (Vitest would try to read them as files).
+    const message = (error as Error).message.split('\n').filter((line) => !/^\s+at /.test(line));
+    const plain = new Error(`${op} in worker '${worker}': ${message.join('\n')}`);
+    plain.stack = plain.message;
+    throw plain;
+  }
 }
 
 /** Terminates a page's worker: its locks are released and its connections closed, as when a tab closes. */
