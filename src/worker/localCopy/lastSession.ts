@@ -38,6 +38,8 @@ export async function saveLastSession(session: LastSession): Promise<void> {
 export async function readLastSession(): Promise<LastSession | null> {
   if (!available()) return null;
   try {
+    // Reading never creates the database (a wiped browser stays empty).
+    if (!(await indexedDB.databases()).some((d) => d.name === NAME)) return null;
     const db = await database();
     try {
       const value = (await db.get(STORE, KEY)) as LastSession | undefined;
