@@ -4,12 +4,14 @@
  *   PORT (8787), HOST (127.0.0.1), SIFT_DATA_DIR (./data), SIFT_DEMO_SEED (42),
  *   SIFT_DEMO_SIZE (small | large), SIFT_SIMULATOR_RATE (messages a minute, 0 = off),
  *   SIFT_STATIC_DIR (dist), SIFT_LOG_LEVEL (info), SIFT_USER_PROFILE (1; 0 turns the profile pages off),
- *   SIFT_RATE_LIMITS (on | off | a scale factor and/or name=points/seconds), SIFT_TRUST_PROXY (0: proxies in front).
+ *   SIFT_RATE_LIMITS (on | off | a scale factor and/or name=points/seconds), SIFT_TRUST_PROXY (0: proxies in front),
+ *   SIFT_EVENT_RETENTION_DAYS (7), SIFT_EVENT_RETENTION_MAX (50000 events per member).
  * Slack mode (sources/slack/config.ts): SLACK_CLIENT_ID + SLACK_CLIENT_SECRET, SLACK_APP_TOKEN,
  *   SLACK_API_URL, SLACK_AUTHORIZE_URL, SIFT_PUBLIC_URL, SIFT_SECRET, SIFT_SLACK_POLL_SECONDS.
  */
 import { sessionLimitsFromDays, type SessionLimits } from './sessions';
 import { rateLimitsFromEnv, type RateLimitConfig } from './rateLimits';
+import { DEFAULT_EVENT_RETENTION_DAYS, DEFAULT_EVENT_RETENTION_MAX, eventRetentionFromDays, startEventLogPruning, type EventRetention } from './live/retention';
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { serve } from '@hono/node-server';
@@ -46,6 +48,8 @@ export interface ServerOptions {
   rateLimits: RateLimitConfig;
   /** AI tokens per member per UTC day (SIFT_AI_DAILY_TOKENS; 0: unlimited). */
   aiDailyTokens: number;
+  /** The event log's retention (SIFT_EVENT_RETENTION_DAYS, SIFT_EVENT_RETENTION_MAX). */
+  eventRetention: EventRetention;
 }
 
 /** Which AI provider the server runs: the local one (default), an OpenAI-compatible server, or none. */
@@ -97,6 +101,11 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): ServerOpti
     if (n <= 0) throw new Error(`${name} must be a positive number of days, not ${env[name]}`);
     return n;
   };
+  const positiveWhole = (name: string, fallback: number) => {
+    const n = wholeNumber(name, fallback);
+    if (n < 1) throw new Error(`${name} must be a whole number of at least 1, not ${env[name]}`);
+    return n;
+  };
   const host = env.HOST ?? '127.0.0.1';
   const slack = slackConfigFromEnv(env);
   // Demo mode signs anyone in as any member: it is for this machine only, unless asked for explicitly.
@@ -122,6 +131,10 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): ServerOpti
     sessions: sessionLimitsFromDays(positive('SIFT_SESSION_MAX_DAYS', 30), positive('SIFT_SESSION_IDLE_DAYS', 7)),
     rateLimits: rateLimitsFromEnv(env),
     aiDailyTokens: wholeNumber('SIFT_AI_DAILY_TOKENS', DEFAULT_DAILY_TOKENS),
+    eventRetention: eventRetentionFromDays(
+      positive('SIFT_EVENT_RETENTION_DAYS', DEFAULT_EVENT_RETENTION_DAYS),
+      positiveWhole('SIFT_EVENT_RETENTION_MAX', DEFAULT_EVENT_RETENTION_MAX),
+    ),
   };
 }
 
@@ -184,11 +197,13 @@ export async function startServer(options: ServerOptions) {
     source instanceof DemoSource && options.simulatorRate > 0
       ? startSimulator({ store, hub: ctx.hub, now: clock.now, ratePerMinute: options.simulatorRate, seed: options.seed, source, logger })
       : () => {};
+  const stopPruning = startEventLogPruning({ store, now: clock.now, retention: options.eventRetention, logger });
   // Slack: live events through Socket Mode, or polling without an app token.
   const stopSlack = source instanceof SlackSource ? await source.start({ hub: ctx.hub }) : async () => {};
 
   const close = async () => {
     stopSimulator();
+    stopPruning();
     await stopSlack();
     server.closeAllConnections();
     await new Promise<void>((r) => server.close(() => r()));

@@ -2,7 +2,7 @@
  * The member-visible writes, shared by the routes and the demo simulator: each one is
  * committed with its events in one transaction, then fanned out.
  */
-import type { AiCategory, ConversationSummary, ConversationUpdateData, MessageUpdateData, UserData } from '../model/types';
+import type { AiCategory, ConversationSummary, ConversationUpdateData, Message, MessageUpdateData, UserData } from '../model/types';
 import { parseThreadId, threadId } from '../model/validation';
 import type { LiveHub } from './live/hub';
 import type { ConversationRecord, InsertMessageResult, MemberEvent, Store } from './store/types';
@@ -175,7 +175,7 @@ export async function markConversationRead(deps: MessagingDeps, input: { workspa
   const lastRead = input.timestamp ?? summary.latest_message?.ts ?? '';
   if (lastRead && deps.source?.markRead)
     await deps.source.markRead({ workspaceId: input.workspaceId, userId: input.userId, conversationId: input.conversationId, ts: lastRead });
-  const written = await store.markRead(input.workspaceId, input.userId, input.conversationId, lastRead, (state) => {
+  const written = await store.markRead(input.workspaceId, input.userId, input.conversationId, lastRead, deps.now(), (state) => {
     const data: MessageUpdateData = {
       action: 'channel_marked',
       conversation_id: input.conversationId,
@@ -189,7 +189,10 @@ export async function markConversationRead(deps: MessagingDeps, input: { workspa
   return written.result;
 }
 
-/** Sets or removes the member's own category of a conversation (SPEC §4.5), emitted as conversation_update. */
+/**
+ * Sets or removes the member's own category of a conversation (SPEC §4.5), emitted as
+ * conversation_update; answers whether it changed (the same category again is no news).
+ */
 export async function setManualCategory(
   deps: MessagingDeps,
   input: { workspaceId: string; userId: string; conversationId: string; category: AiCategory | null },
@@ -214,7 +217,7 @@ export async function setManualCategory(
     return [{ userId: input.userId, type: 'conversation_update', data }];
   });
   hub.publish(input.workspaceId, written.events);
-  return label;
+  return written.events.length > 0;
 }
 
 /** Marks a conversation unread again: the read mark steps back before the newest message from someone else. */
@@ -228,4 +231,37 @@ export async function markConversationUnread(deps: MessagingDeps, input: { works
     timestamp = latest.before;
   }
   return markConversationRead(deps, { ...input, timestamp });
+}
+
+/** What a send answers: the message it posted (absent when that message was deleted since). */
+export interface SendAnswer {
+  channel: string;
+  ts: string;
+  message?: Message;
+}
+
+/**
+ * Sends at most once per client_msg_id of a member (issue 14 §3: an outbox retries a send whose
+ * answer it never saw): a send the store remembers (Store.sentMessage, kept as long as the event
+ * log) answers the message it posted and posts nothing, to the workspace neither; sends of one id
+ * made at the same time share the first one's outcome. One per app: the in-flight sends are this
+ * process's.
+ */
+export function sendsOnce(store: Store) {
+  const inFlight = new Map<string, Promise<SendAnswer>>();
+  return (who: { workspaceId: string; userId: string; clientMsgId?: string }, send: () => Promise<SendAnswer>): Promise<SendAnswer> => {
+    const { workspaceId, userId, clientMsgId } = who;
+    if (!clientMsgId) return send();
+    const key = `${workspaceId}\u0000${userId}\u0000${clientMsgId}`;
+    const pending = inFlight.get(key);
+    if (pending) return pending;
+    const once = (async (): Promise<SendAnswer> => {
+      const sent = await store.sentMessage(workspaceId, userId, clientMsgId);
+      if (!sent) return send();
+      const message = await store.getMessage(workspaceId, sent.conversationId, sent.ts);
+      return { channel: sent.conversationId, ts: sent.ts, ...(message ? { message } : {}) };
+    })().finally(() => inFlight.delete(key));
+    inFlight.set(key, once);
+    return once;
+  };
 }

@@ -2,7 +2,11 @@
  * SPEC §7.3: the live stream. Each member's events come from the event log: the first
  * frame is `connection` with the current sequence; with lastSequence, every later event is
  * replayed (isReplay true) before `replay_complete`; then live events follow as the hub
- * publishes them. A sequence is never sent twice on one stream. The stream authenticates by the
+ * publishes them. A sequence is never sent twice on one stream. When the log cannot replay
+ * from lastSequence, the connection frame says so and nothing is replayed (Zulip's 'queue
+ * expired', issue 14 §2): `resync: true` with `reason: 'expired'` (its events were pruned:
+ * live/retention.ts) or `reason: 'ahead'` (beyond the current sequence: the log was reset); the
+ * client fetches a fresh snapshot. The stream authenticates by the
  * session cookie (or a Bearer header), or by a single-use ticket in `token` (POST /api/sse/ticket).
  */
 import { Hono } from 'hono';
@@ -16,6 +20,15 @@ import { hashToken, newToken } from '../auth';
 import type { StoredEvent } from '../store/types';
 
 const REPLAY_PAGE = 5_000;
+
+/** Why a stream resuming from `lastSequence` cannot replay (undefined: it can, or it starts fresh). */
+function resyncReason(lastSequence: number | undefined, current: number, replayableFrom: number): 'expired' | 'ahead' | undefined {
+  if (lastSequence === undefined) return undefined;
+  if (lastSequence > current) return 'ahead';
+  if (lastSequence < replayableFrom) return 'expired';
+  return undefined;
+}
+
 /** A stream ticket is good for one stream, opened within this time. */
 export const STREAM_TICKET_TTL_MS = 60_000;
 
@@ -54,14 +67,20 @@ export function liveRoutes(ctx: AppContext) {
         stream.writeSSE({ data: JSON.stringify(event), ...(event.sequence !== undefined ? { id: String(event.sequence) } : {}) });
 
       try {
-        const current = await ctx.store.currentSequence(workspaceId, userId);
-        const resync = lastSequence !== undefined && lastSequence > current;
-        await send({ type: 'connection', data: { currentSequence: current, ...(resync ? { resync: true } : {}) }, timestamp: ctx.clock.now() });
+        const { current, replayableFrom } = await ctx.store.eventLogBounds(workspaceId, userId);
+        const reason = resyncReason(lastSequence, current, replayableFrom);
+        await send({ type: 'connection', data: { currentSequence: current, ...(reason ? { resync: true, reason } : {}) }, timestamp: ctx.clock.now() });
         let sent = current;
-        if (lastSequence !== undefined && !resync) {
+        if (lastSequence !== undefined && !reason) {
           sent = lastSequence;
           for (;;) {
             const page = await ctx.store.eventsAfter(workspaceId, userId, sent, REPLAY_PAGE);
+            // Pruned while this replay read the log: end the stream; the reconnect is told 'expired'.
+            if (
+              (page.length === 0 ? sent < current : page[0]!.sequence !== sent + 1) &&
+              sent < (await ctx.store.eventLogBounds(workspaceId, userId)).replayableFrom
+            )
+              return;
             for (const event of page) {
               await send({ ...event, isReplay: true });
               sent = event.sequence;

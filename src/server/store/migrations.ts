@@ -199,6 +199,26 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (workspace_id, user_id, day)
   ) WITHOUT ROWID;
   `,
+  // 16: the event log's retention (issue 14 §2). Each member's sequence is kept apart from the rows,
+  // so pruning never lowers it, with the highest sequence pruned (a replay from below it is refused);
+  // an index finds the old rows. The sends a member made by client_msg_id (issue 14 §3: a retried
+  // send posts once), kept as long as the events.
+  `
+  CREATE TABLE event_sequences (
+    workspace_id TEXT NOT NULL, user_id TEXT NOT NULL,
+    last_sequence INTEGER NOT NULL, pruned_through INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (workspace_id, user_id)
+  ) WITHOUT ROWID;
+  INSERT INTO event_sequences (workspace_id, user_id, last_sequence)
+    SELECT workspace_id, user_id, max(sequence) FROM events GROUP BY workspace_id, user_id;
+  CREATE INDEX events_by_time ON events (created_at);
+  CREATE TABLE message_sends (
+    workspace_id TEXT NOT NULL, user_id TEXT NOT NULL, client_msg_id TEXT NOT NULL,
+    conversation_id TEXT NOT NULL, ts TEXT NOT NULL, created_at INTEGER NOT NULL,
+    PRIMARY KEY (workspace_id, user_id, client_msg_id)
+  ) WITHOUT ROWID;
+  CREATE INDEX message_sends_by_time ON message_sends (created_at);
+  `,
 ];
 
 export function migrate(db: Database.Database): number {

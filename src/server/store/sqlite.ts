@@ -9,6 +9,7 @@ import type { AiCategory, ConversationSummary, Message, User, UserData, Workspac
 import { compareTs, maxTs, tsAfter, tsSeconds } from '../../model/ts';
 import { BUILTIN_VIEWS, byPosition, type BuiltinView, type CustomView } from '../../model/views';
 import { migrate, QUIET_SUBTYPES_SQL } from './migrations';
+import { SqliteEventLog } from './sqliteEventLog';
 import { isQuietSubtype, SLACK_CONTENT_KEYS, type SlackContent } from '../../model/slack';
 import type { Lesson } from '../ai/types';
 import {
@@ -26,6 +27,9 @@ import {
   type SourceCredential,
   type SourceNameKind,
   type OAuthAddTo,
+  type EventLogBounds,
+  type EventLogPruned,
+  type SentMessage,
 } from './types';
 import type {
   ConversationRecord,
@@ -253,8 +257,8 @@ const COUNTS_AS_UNREAD = `(subtype IS NULL OR subtype NOT IN ${QUIET_SUBTYPES_SQ
 
 export class SqliteStore implements Store {
   readonly db: Database.Database;
-  private readonly sequences = new Map<string, number>();
   private readonly statements = new Map<string, Database.Statement>();
+  private readonly log: SqliteEventLog;
 
   constructor(filename: string) {
     this.db = new Database(filename);
@@ -265,6 +269,7 @@ export class SqliteStore implements Store {
     this.db.pragma('cache_size = -131072');
     this.db.pragma('temp_store = MEMORY');
     migrate(this.db);
+    this.log = new SqliteEventLog(this.db, (sql) => this.st(sql));
   }
 
   private st(sql: string): Database.Statement {
@@ -525,105 +530,112 @@ export class SqliteStore implements Store {
   }
 
   async insertMessage(input: InsertMessageInput, build: EventBuilder<InsertMessageResult>): Promise<Written<InsertMessageResult>> {
-    const run = this.db.transaction((): Written<InsertMessageResult> => {
-      const ws = input.workspaceId;
-      const conv = this.st(`SELECT latest_ts, member_ids, parent_id, thread_ts FROM conversations WHERE workspace_id = ? AND id = ?`).get(
-        ws,
-        input.conversationId,
-      ) as Pick<ConversationRow, 'latest_ts' | 'member_ids' | 'parent_id' | 'thread_ts'> | undefined;
-      if (!conv) throw new Error(`Unknown conversation ${input.conversationId}`);
-      if (input.ts !== undefined) {
-        // The workspace's own ts (Slack): its live echo may have stored the message already.
-        const stored = this.st(`SELECT * FROM messages WHERE workspace_id = ? AND conversation_id = ? AND ts = ?`).get(ws, input.conversationId, input.ts) as
-          MessageRow | undefined;
-        if (stored) {
-          // The echo was stored first (with Slack's own client_msg_id, if any): the sender still
-          // learns that this is their send (our client_msg_id settles the pending copy); nobody
-          // else hears of it twice.
-          if (!input.client_msg_id || stored.client_msg_id === input.client_msg_id) {
-            const result = {
-              message: toMessage(stored),
-              conversation: this.baseSummary(ws, input.conversationId),
-              members: this.readStates(ws, input.conversationId),
-            };
-            return { result, events: [] };
-          }
-          this.st(`UPDATE messages SET client_msg_id = ? WHERE workspace_id = ? AND conversation_id = ? AND ts = ?`).run(
-            input.client_msg_id,
-            ws,
-            input.conversationId,
-            input.ts,
-          );
-          const message = toMessage({ ...stored, client_msg_id: input.client_msg_id });
-          const result = { message, conversation: this.baseSummary(ws, input.conversationId), members: this.readStates(ws, input.conversationId) };
-          const events = build(result).filter((e) => e.userId === input.user);
-          return { result, events: this.appendEventsNow(ws, events, input.at) };
-        }
-      }
-      const ts = input.ts ?? tsAfter(input.at, conv.latest_ts ?? undefined);
-      const latestTs = maxTs(conv.latest_ts ?? undefined, ts);
-      const threadTs = input.thread_ts ?? conv.thread_ts ?? null;
-      this.st(
-        `INSERT INTO messages (workspace_id, conversation_id, ts, user, text, subtype, thread_ts, reply_count, client_msg_id)
-         VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?)`,
-      ).run(ws, input.conversationId, ts, input.user, input.text, input.subtype ?? null, threadTs, input.client_msg_id ?? null);
-      const system = isQuietSubtype(input.subtype);
+    return this.db.transaction((): Written<InsertMessageResult> => {
+      const written = this.insertMessageNow(input, build);
+      const { client_msg_id: clientMsgId } = input;
+      if (clientMsgId)
+        this.log.recordSend(input.workspaceId, input.user, clientMsgId, { conversationId: input.conversationId, ts: written.result.message.ts }, input.at);
+      return written;
+    })();
+  }
 
-      const members = JSON.parse(conv.member_ids) as string[];
-      if (!members.includes(input.user)) {
-        members.push(input.user);
-        this.st(`UPDATE conversations SET member_ids = ? WHERE workspace_id = ? AND id = ?`).run(JSON.stringify(members), ws, input.conversationId);
-        this.st(`INSERT OR IGNORE INTO conversation_members (workspace_id, user_id, conversation_id, last_read, unread_count) VALUES (?, ?, ?, ?, 0)`).run(
+  private insertMessageNow(input: InsertMessageInput, build: EventBuilder<InsertMessageResult>): Written<InsertMessageResult> {
+    const ws = input.workspaceId;
+    const conv = this.st(`SELECT latest_ts, member_ids, parent_id, thread_ts FROM conversations WHERE workspace_id = ? AND id = ?`).get(
+      ws,
+      input.conversationId,
+    ) as Pick<ConversationRow, 'latest_ts' | 'member_ids' | 'parent_id' | 'thread_ts'> | undefined;
+    if (!conv) throw new Error(`Unknown conversation ${input.conversationId}`);
+    if (input.ts !== undefined) {
+      // The workspace's own ts (Slack): its live echo may have stored the message already.
+      const stored = this.st(`SELECT * FROM messages WHERE workspace_id = ? AND conversation_id = ? AND ts = ?`).get(ws, input.conversationId, input.ts) as
+        MessageRow | undefined;
+      if (stored) {
+        // The echo was stored first (with Slack's own client_msg_id, if any): the sender still
+        // learns that this is their send (our client_msg_id settles the pending copy); nobody
+        // else hears of it twice.
+        if (!input.client_msg_id || stored.client_msg_id === input.client_msg_id) {
+          const result = {
+            message: toMessage(stored),
+            conversation: this.baseSummary(ws, input.conversationId),
+            members: this.readStates(ws, input.conversationId),
+          };
+          return { result, events: [] };
+        }
+        this.st(`UPDATE messages SET client_msg_id = ? WHERE workspace_id = ? AND conversation_id = ? AND ts = ?`).run(
+          input.client_msg_id,
           ws,
-          input.user,
           input.conversationId,
-          ts,
+          input.ts,
         );
+        const message = toMessage({ ...stored, client_msg_id: input.client_msg_id });
+        const result = { message, conversation: this.baseSummary(ws, input.conversationId), members: this.readStates(ws, input.conversationId) };
+        const events = build(result).filter((e) => e.userId === input.user);
+        return { result, events: this.appendEventsNow(ws, events, input.at) };
       }
-      this.st(
-        `UPDATE conversations SET latest_ts = ?, latest_user = CASE WHEN ? THEN ? ELSE latest_user END, latest_text = CASE WHEN ? THEN ? ELSE latest_text END,
-           message_count = message_count + 1
-         WHERE workspace_id = ? AND id = ?`,
-      ).run(latestTs, latestTs === ts && !system ? 1 : 0, input.user, latestTs === ts && !system ? 1 : 0, input.text, ws, input.conversationId);
-      if (!system) {
-        this.st(
-          `UPDATE conversation_members INDEXED BY conversation_members_by_conversation SET unread_count = unread_count + 1 WHERE workspace_id = ? AND conversation_id = ? AND user_id != ?`,
-        ).run(ws, input.conversationId, input.user);
-      }
-      this.st(`UPDATE conversation_members SET last_read = ?, unread_count = 0 WHERE workspace_id = ? AND conversation_id = ? AND user_id = ?`).run(
-        ts,
+    }
+    const ts = input.ts ?? tsAfter(input.at, conv.latest_ts ?? undefined);
+    const latestTs = maxTs(conv.latest_ts ?? undefined, ts);
+    const threadTs = input.thread_ts ?? conv.thread_ts ?? null;
+    this.st(
+      `INSERT INTO messages (workspace_id, conversation_id, ts, user, text, subtype, thread_ts, reply_count, client_msg_id)
+       VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?)`,
+    ).run(ws, input.conversationId, ts, input.user, input.text, input.subtype ?? null, threadTs, input.client_msg_id ?? null);
+    const system = isQuietSubtype(input.subtype);
+
+    const members = JSON.parse(conv.member_ids) as string[];
+    if (!members.includes(input.user)) {
+      members.push(input.user);
+      this.st(`UPDATE conversations SET member_ids = ? WHERE workspace_id = ? AND id = ?`).run(JSON.stringify(members), ws, input.conversationId);
+      this.st(`INSERT OR IGNORE INTO conversation_members (workspace_id, user_id, conversation_id, last_read, unread_count) VALUES (?, ?, ?, ?, 0)`).run(
         ws,
-        input.conversationId,
         input.user,
-      );
-      // A reply in a thread conversation counts on its parent message in the parent channel.
-      if (conv.parent_id && conv.thread_ts) {
-        this.st(`UPDATE messages SET reply_count = reply_count + 1 WHERE workspace_id = ? AND conversation_id = ? AND ts = ?`).run(
-          ws,
-          conv.parent_id,
-          conv.thread_ts,
-        );
-      }
-      const message = toMessage({
-        conversation_id: input.conversationId,
+        input.conversationId,
         ts,
-        user: input.user,
-        text: input.text,
-        subtype: input.subtype ?? null,
-        thread_ts: threadTs,
-        reply_count: 0,
-        client_msg_id: input.client_msg_id ?? null,
-        content: null,
-        resolved_text: null,
-      });
-      const result: InsertMessageResult = {
-        message,
-        conversation: this.baseSummary(ws, input.conversationId),
-        members: this.readStates(ws, input.conversationId),
-      };
-      return { result, events: this.appendEventsNow(ws, build(result), input.at) };
+      );
+    }
+    this.st(
+      `UPDATE conversations SET latest_ts = ?, latest_user = CASE WHEN ? THEN ? ELSE latest_user END, latest_text = CASE WHEN ? THEN ? ELSE latest_text END,
+         message_count = message_count + 1
+       WHERE workspace_id = ? AND id = ?`,
+    ).run(latestTs, latestTs === ts && !system ? 1 : 0, input.user, latestTs === ts && !system ? 1 : 0, input.text, ws, input.conversationId);
+    if (!system) {
+      this.st(
+        `UPDATE conversation_members INDEXED BY conversation_members_by_conversation SET unread_count = unread_count + 1 WHERE workspace_id = ? AND conversation_id = ? AND user_id != ?`,
+      ).run(ws, input.conversationId, input.user);
+    }
+    this.st(`UPDATE conversation_members SET last_read = ?, unread_count = 0 WHERE workspace_id = ? AND conversation_id = ? AND user_id = ?`).run(
+      ts,
+      ws,
+      input.conversationId,
+      input.user,
+    );
+    // A reply in a thread conversation counts on its parent message in the parent channel.
+    if (conv.parent_id && conv.thread_ts) {
+      this.st(`UPDATE messages SET reply_count = reply_count + 1 WHERE workspace_id = ? AND conversation_id = ? AND ts = ?`).run(
+        ws,
+        conv.parent_id,
+        conv.thread_ts,
+      );
+    }
+    const message = toMessage({
+      conversation_id: input.conversationId,
+      ts,
+      user: input.user,
+      text: input.text,
+      subtype: input.subtype ?? null,
+      thread_ts: threadTs,
+      reply_count: 0,
+      client_msg_id: input.client_msg_id ?? null,
+      content: null,
+      resolved_text: null,
     });
-    return run();
+    const result: InsertMessageResult = {
+      message,
+      conversation: this.baseSummary(ws, input.conversationId),
+      members: this.readStates(ws, input.conversationId),
+    };
+    return { result, events: this.appendEventsNow(ws, build(result), input.at) };
   }
 
   async markRead(
@@ -631,6 +643,7 @@ export class SqliteStore implements Store {
     userId: string,
     conversationId: string,
     lastRead: string,
+    at: number,
     build: EventBuilder<MemberReadState>,
   ): Promise<Written<MemberReadState>> {
     const run = this.db.transaction((): Written<MemberReadState> => {
@@ -639,12 +652,23 @@ export class SqliteStore implements Store {
           `SELECT count(*) AS n FROM messages WHERE workspace_id = ? AND conversation_id = ? AND ts > ? AND (user IS NULL OR user != ?) AND ${COUNTS_AS_UNREAD}`,
         ).get(workspaceId, conversationId, lastRead, userId) as { n: number }
       ).n;
-      const changed = this.st(
-        `UPDATE conversation_members SET last_read = ?, unread_count = ? WHERE workspace_id = ? AND user_id = ? AND conversation_id = ?`,
-      ).run(lastRead, unread, workspaceId, userId, conversationId).changes;
-      if (changed === 0) throw new Error(`Not a member of ${conversationId}`);
+      const before = this.st(`SELECT last_read, unread_count FROM conversation_members WHERE workspace_id = ? AND user_id = ? AND conversation_id = ?`).get(
+        workspaceId,
+        userId,
+        conversationId,
+      ) as { last_read: string; unread_count: number } | undefined;
+      if (!before) throw new Error(`Not a member of ${conversationId}`);
       const result: MemberReadState = { userId, last_read: lastRead, unread_count: unread };
-      return { result, events: this.appendEventsNow(workspaceId, build(result), Date.now()) };
+      // The same mark again (a retried request, an outbox replayed) is no news.
+      if (before.last_read === lastRead && before.unread_count === unread) return { result, events: [] };
+      this.st(`UPDATE conversation_members SET last_read = ?, unread_count = ? WHERE workspace_id = ? AND user_id = ? AND conversation_id = ?`).run(
+        lastRead,
+        unread,
+        workspaceId,
+        userId,
+        conversationId,
+      );
+      return { result, events: this.appendEventsNow(workspaceId, build(result), at) };
     });
     return run();
   }
@@ -658,6 +682,19 @@ export class SqliteStore implements Store {
     build: EventBuilder<null>,
   ): Promise<Written<null>> {
     return this.db.transaction((): Written<null> => {
+      const before = this.st(
+        `SELECT category, source, reason, confidence, triggers FROM labels WHERE workspace_id = ? AND user_id = ? AND conversation_id = ?`,
+      ).get(workspaceId, userId, conversationId) as
+        { category: string; source: string; reason: string | null; confidence: number | null; triggers: string | null } | undefined;
+      // The label it already has (or removing none) is no news: a retried request appends nothing.
+      const same = label
+        ? before?.category === label.category &&
+          before.source === label.source &&
+          before.reason === (label.reason ?? null) &&
+          before.confidence === (label.confidence ?? null) &&
+          before.triggers === null
+        : before === undefined;
+      if (same) return { result: null, events: [] };
       if (label) {
         this.st(
           `INSERT INTO labels (workspace_id, user_id, conversation_id, category, source, reason, confidence, triggers, updated_at)
@@ -1431,40 +1468,11 @@ export class SqliteStore implements Store {
     })();
   }
 
-  /* ---------- the event log ---------- */
+  /* ---------- the event log (sqliteEventLog.ts) ---------- */
 
-  private sequenceOf(workspaceId: string, userId: string): number {
-    const key = `${workspaceId}\u0000${userId}`;
-    let current = this.sequences.get(key);
-    if (current === undefined) {
-      const row = this.st(`SELECT max(sequence) AS s FROM events WHERE workspace_id = ? AND user_id = ?`).get(workspaceId, userId) as {
-        s: number | null;
-      };
-      current = row.s ?? 0;
-      this.sequences.set(key, current);
-    }
-    return current;
-  }
-
-  /** Must run inside a transaction; the in-memory counters are rolled back with it on failure. */
+  /** Must run inside a transaction. */
   private appendEventsNow(workspaceId: string, events: MemberEvent[], at: number): Array<StoredEvent & { userId: string }> {
-    const insert = this.st(`INSERT INTO events (workspace_id, user_id, sequence, type, data, created_at) VALUES (?, ?, ?, ?, ?, ?)`);
-    const out: Array<StoredEvent & { userId: string }> = [];
-    const before = new Map<string, number>();
-    try {
-      for (const event of events) {
-        const key = `${workspaceId}\u0000${event.userId}`;
-        const sequence = this.sequenceOf(workspaceId, event.userId) + 1;
-        if (!before.has(key)) before.set(key, sequence - 1);
-        insert.run(workspaceId, event.userId, sequence, event.type, JSON.stringify(event.data), at);
-        this.sequences.set(key, sequence);
-        out.push({ userId: event.userId, type: event.type, data: event.data, sequence, timestamp: at });
-      }
-    } catch (error) {
-      for (const [key, value] of before) this.sequences.set(key, value);
-      throw error;
-    }
-    return out;
+    return this.log.append(workspaceId, events, at);
   }
 
   async appendEvents(workspaceId: string, events: MemberEvent[], at: number) {
@@ -1472,14 +1480,23 @@ export class SqliteStore implements Store {
   }
 
   async currentSequence(workspaceId: string, userId: string): Promise<number> {
-    return this.sequenceOf(workspaceId, userId);
+    return this.log.current(workspaceId, userId);
+  }
+
+  async eventLogBounds(workspaceId: string, userId: string): Promise<EventLogBounds> {
+    return this.log.bounds(workspaceId, userId);
   }
 
   async eventsAfter(workspaceId: string, userId: string, after: number, limit = 10_000): Promise<StoredEvent[]> {
-    const rows = this.st(
-      `SELECT sequence, type, data, created_at FROM events WHERE workspace_id = ? AND user_id = ? AND sequence > ? ORDER BY sequence LIMIT ?`,
-    ).all(workspaceId, userId, after, limit) as Array<{ sequence: number; type: string; data: string; created_at: number }>;
-    return rows.map((row) => ({ type: row.type, data: JSON.parse(row.data) as unknown, sequence: row.sequence, timestamp: row.created_at }));
+    return this.log.after(workspaceId, userId, after, limit);
+  }
+
+  async pruneEventLog(before: number, maxPerMember: number): Promise<EventLogPruned> {
+    return this.log.prune(before, maxPerMember);
+  }
+
+  async sentMessage(workspaceId: string, userId: string, clientMsgId: string): Promise<SentMessage | null> {
+    return this.log.sent(workspaceId, userId, clientMsgId);
   }
 
   async close(): Promise<void> {

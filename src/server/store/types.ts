@@ -48,6 +48,31 @@ export interface MemberEvent {
 /** One stored event, as it is sent on the stream. */
 export type StoredEvent = LiveEvent & { sequence: number; timestamp: number };
 
+/**
+ * What a member's event log can replay (issue 14 §2): every event after `replayableFrom` up to
+ * `current` is held, so a stream resumes from any sequence in [replayableFrom, current]; below it
+ * the events were pruned, above it the log was reset.
+ */
+export interface EventLogBounds {
+  current: number;
+  replayableFrom: number;
+}
+
+/** What one pass of the event log's retention removed. */
+export interface EventLogPruned {
+  /** Members whose oldest events went. */
+  members: number;
+  events: number;
+  /** Remembered sends (client_msg_id) forgotten. */
+  sends: number;
+}
+
+/** A send remembered by its client_msg_id: the message it posted. */
+export interface SentMessage {
+  conversationId: string;
+  ts: string;
+}
+
 export interface InsertMessageInput {
   workspaceId: string;
   conversationId: string;
@@ -321,18 +346,23 @@ export interface Store {
   conversationRecord(workspaceId: string, conversationId: string): Promise<ConversationRecord | null>;
   /**
    * Inserts a message (the sender's read mark moves to it; every other member gains an
-   * unread), and appends the events `build` makes of the result, in one transaction.
+   * unread), and appends the events `build` makes of the result, in one transaction. A
+   * client_msg_id is remembered as the sender's send (sentMessage), in the same transaction.
    */
   insertMessage(input: InsertMessageInput, build: EventBuilder<InsertMessageResult>): Promise<Written<InsertMessageResult>>;
-  /** Sets the member's read mark and appends the events of it, in one transaction. */
+  /** Sets the member's read mark and appends the events of it, in one transaction; a mark that changes nothing appends none. */
   markRead(
     workspaceId: string,
     userId: string,
     conversationId: string,
     lastRead: string,
+    at: number,
     build: EventBuilder<MemberReadState>,
   ): Promise<Written<MemberReadState>>;
-  /** Sets (category) or removes (null) the member's label of a conversation, with its events, in one transaction. */
+  /**
+   * Sets (category) or removes (null) the member's label of a conversation, with its events, in one
+   * transaction; the label it already has (or removing none) appends no events.
+   */
   setLabel(
     workspaceId: string,
     userId: string,
@@ -464,8 +494,19 @@ export interface Store {
   /* the event log */
   /** Appends events, each with its member's next sequence, in one transaction. */
   appendEvents(workspaceId: string, events: MemberEvent[], at: number): Promise<Array<StoredEvent & { userId: string }>>;
+  /** The member's last sequence; it never goes down, even when every event was pruned. */
   currentSequence(workspaceId: string, userId: string): Promise<number>;
+  /** The member's current sequence and the lowest one a replay can start from, read together. */
+  eventLogBounds(workspaceId: string, userId: string): Promise<EventLogBounds>;
   eventsAfter(workspaceId: string, userId: string, after: number, limit?: number): Promise<StoredEvent[]>;
+  /**
+   * The retention (issue 14 §2): drops each member's events written before `before` and all but
+   * their newest `maxPerMember`, always an oldest run of the log (what remains replays whole),
+   * raising their replayableFrom; and forgets the sends remembered before `before`.
+   */
+  pruneEventLog(before: number, maxPerMember: number): Promise<EventLogPruned>;
+  /** The message a member's send with this client_msg_id posted, while it is remembered (null: none). */
+  sentMessage(workspaceId: string, userId: string, clientMsgId: string): Promise<SentMessage | null>;
 
   close(): Promise<void>;
 

@@ -1,0 +1,129 @@
+/**
+ * The SQLite store's event log (DESIGN §7): each member's events under their own sequence, the
+ * retention that prunes them (issue 14 §2), and the sends members made by client_msg_id (issue 14
+ * §3), kept as long as the events. Sequences have no holes, and pruning only ever removes a member's
+ * oldest run, so every event after `pruned_through` is held; `event_sequences` keeps each member's
+ * last sequence apart from the rows, so it never goes down when they are pruned.
+ */
+import type Database from 'better-sqlite3';
+import type { EventLogBounds, EventLogPruned, MemberEvent, SentMessage, StoredEvent } from './types';
+
+type Statements = (sql: string) => Database.Statement;
+
+const key = (workspaceId: string, userId: string) => `${workspaceId}\u0000${userId}`;
+
+export class SqliteEventLog {
+  /** Each member's last sequence, as committed (or as written inside the open transaction). */
+  private readonly sequences = new Map<string, number>();
+
+  constructor(
+    private readonly db: Database.Database,
+    private readonly st: Statements,
+  ) {}
+
+  current(workspaceId: string, userId: string): number {
+    const k = key(workspaceId, userId);
+    let current = this.sequences.get(k);
+    if (current === undefined) {
+      const row = this.st(`SELECT last_sequence FROM event_sequences WHERE workspace_id = ? AND user_id = ?`).get(workspaceId, userId) as
+        { last_sequence: number } | undefined;
+      current = row?.last_sequence ?? 0;
+      this.sequences.set(k, current);
+    }
+    return current;
+  }
+
+  bounds(workspaceId: string, userId: string): EventLogBounds {
+    const row = this.st(`SELECT pruned_through FROM event_sequences WHERE workspace_id = ? AND user_id = ?`).get(workspaceId, userId) as
+      { pruned_through: number } | undefined;
+    return { current: this.current(workspaceId, userId), replayableFrom: row?.pruned_through ?? 0 };
+  }
+
+  /** Must run inside a transaction; the in-memory counters are rolled back with it on failure. */
+  append(workspaceId: string, events: MemberEvent[], at: number): Array<StoredEvent & { userId: string }> {
+    const insert = this.st(`INSERT INTO events (workspace_id, user_id, sequence, type, data, created_at) VALUES (?, ?, ?, ?, ?, ?)`);
+    const out: Array<StoredEvent & { userId: string }> = [];
+    /** The sequence each touched member had before this batch. */
+    const before = new Map<string, { userId: string; sequence: number }>();
+    try {
+      for (const event of events) {
+        const k = key(workspaceId, event.userId);
+        const sequence = this.current(workspaceId, event.userId) + 1;
+        if (!before.has(k)) before.set(k, { userId: event.userId, sequence: sequence - 1 });
+        insert.run(workspaceId, event.userId, sequence, event.type, JSON.stringify(event.data), at);
+        this.sequences.set(k, sequence);
+        out.push({ userId: event.userId, type: event.type, data: event.data, sequence, timestamp: at });
+      }
+      const upsert = this.st(
+        `INSERT INTO event_sequences (workspace_id, user_id, last_sequence) VALUES (?, ?, ?)
+         ON CONFLICT (workspace_id, user_id) DO UPDATE SET last_sequence = excluded.last_sequence`,
+      );
+      for (const [k, { userId }] of before) upsert.run(workspaceId, userId, this.sequences.get(k));
+    } catch (error) {
+      for (const [k, { sequence }] of before) this.sequences.set(k, sequence);
+      throw error;
+    }
+    return out;
+  }
+
+  after(workspaceId: string, userId: string, after: number, limit: number): StoredEvent[] {
+    const rows = this.st(
+      `SELECT sequence, type, data, created_at FROM events WHERE workspace_id = ? AND user_id = ? AND sequence > ? ORDER BY sequence LIMIT ?`,
+    ).all(workspaceId, userId, after, limit) as Array<{ sequence: number; type: string; data: string; created_at: number }>;
+    return rows.map((row) => ({ type: row.type, data: JSON.parse(row.data) as unknown, sequence: row.sequence, timestamp: row.created_at }));
+  }
+
+  /**
+   * Per member, the newest sequence to drop is the larger of the newest written before `before` (a
+   * clock that stepped back leaves no hole: everything up to it goes) and `last - maxPerMember`.
+   * One transaction per member, so a large first pass never holds one long write.
+   */
+  prune(before: number, maxPerMember: number): EventLogPruned {
+    const through = new Map<string, { workspaceId: string; userId: string; sequence: number }>();
+    const raise = (workspaceId: string, userId: string, sequence: number) => {
+      const k = key(workspaceId, userId);
+      if ((through.get(k)?.sequence ?? 0) < sequence) through.set(k, { workspaceId, userId, sequence });
+    };
+    const old = this.st(
+      `SELECT workspace_id, user_id, max(sequence) AS s FROM events INDEXED BY events_by_time WHERE created_at < ? GROUP BY workspace_id, user_id`,
+    ).all(before) as Array<{ workspace_id: string; user_id: string; s: number }>;
+    for (const row of old) raise(row.workspace_id, row.user_id, row.s);
+    const long = this.st(`SELECT workspace_id, user_id, last_sequence - ? AS s FROM event_sequences WHERE last_sequence - pruned_through > ?`).all(
+      maxPerMember,
+      maxPerMember,
+    ) as Array<{ workspace_id: string; user_id: string; s: number }>;
+    for (const row of long) raise(row.workspace_id, row.user_id, row.s);
+
+    const drop = this.st(`DELETE FROM events WHERE workspace_id = ? AND user_id = ? AND sequence <= ?`);
+    const mark = this.st(`UPDATE event_sequences SET pruned_through = max(pruned_through, ?) WHERE workspace_id = ? AND user_id = ?`);
+    const pruneMember = this.db.transaction((workspaceId: string, userId: string, sequence: number) => {
+      mark.run(sequence, workspaceId, userId);
+      return drop.run(workspaceId, userId, sequence).changes;
+    });
+    let events = 0;
+    for (const { workspaceId, userId, sequence } of through.values()) events += pruneMember(workspaceId, userId, sequence);
+    const sends = this.st(`DELETE FROM message_sends WHERE created_at < ?`).run(before).changes;
+    return { members: through.size, events, sends };
+  }
+
+  /** Remembers a member's send (inside the message's transaction); the first message of a client_msg_id stays the answer. */
+  recordSend(workspaceId: string, userId: string, clientMsgId: string, sent: SentMessage, at: number): void {
+    this.st(`INSERT OR IGNORE INTO message_sends (workspace_id, user_id, client_msg_id, conversation_id, ts, created_at) VALUES (?, ?, ?, ?, ?, ?)`).run(
+      workspaceId,
+      userId,
+      clientMsgId,
+      sent.conversationId,
+      sent.ts,
+      at,
+    );
+  }
+
+  sent(workspaceId: string, userId: string, clientMsgId: string): SentMessage | null {
+    const row = this.st(`SELECT conversation_id, ts FROM message_sends WHERE workspace_id = ? AND user_id = ? AND client_msg_id = ?`).get(
+      workspaceId,
+      userId,
+      clientMsgId,
+    ) as { conversation_id: string; ts: string } | undefined;
+    return row ? { conversationId: row.conversation_id, ts: row.ts } : null;
+  }
+}
