@@ -10,7 +10,7 @@ import { validateOutgoingMessage } from '../../model/validation';
 import type { AppContext, AppEnv } from '../app';
 import { HttpProblem, parseBody, parseQuery } from '../http';
 import type { ActivityCursor } from '../store/types';
-import { MessagingError, assertCanPost, markConversationRead, markConversationUnread, postMessage, setManualCategory } from '../messaging';
+import { MessagingError, assertCanPost, markConversationRead, markConversationUnread, postMessage, sendsOnce, setManualCategory } from '../messaging';
 
 /** How many of a conversation's newest messages one fetch returns. */
 export const CONVERSATION_MESSAGE_LIMIT = 500;
@@ -43,7 +43,11 @@ const sendSchema = z.object({
   text: z.string(),
   thread_ts: z.string().optional(),
   mentions: z.array(z.string()).optional(),
-  client_msg_id: z.string().max(100).optional(),
+  /** The client's id of this send (a UUID): a retry with the same id posts nothing (issue 14 §3). */
+  client_msg_id: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1 to 64 letters, digits, - or _ (a UUID, say)')
+    .optional(),
 });
 
 function encodeCursor(cursor: ActivityCursor): string {
@@ -78,6 +82,7 @@ function aggregateOf(conversations: ConversationSummary[]) {
 export function conversationRoutes(ctx: AppContext) {
   const app = new Hono<AppEnv>();
   const messaging = { store: ctx.store, hub: ctx.hub, now: () => ctx.clock.now(), source: ctx.source };
+  const sendOnce = sendsOnce(ctx.store);
 
   /*
    * Pages: `order=activity` (newest first) with `limit` and the opaque `cursor` of the
@@ -206,11 +211,12 @@ export function conversationRoutes(ctx: AppContext) {
     const s = c.get('session');
     const { category } = await parseBody(c, z.object({ category: z.enum(AI_CATEGORIES as [AiCategory, ...AiCategory[]]) }));
     const conversationId = c.req.param('id');
-    await setManualCategory(messaging, { workspaceId: s.workspaceId, userId: s.userId, conversationId, category });
-    // The category is saved; a lesson that cannot be written only costs the classifier a hint.
-    await ctx.ai
-      ?.learn(s, conversationId, category)
-      .catch((error: unknown) => ctx.logger.log('warn', 'could not store the lesson', { conversationId, error: String(error) }));
+    const changed = await setManualCategory(messaging, { workspaceId: s.workspaceId, userId: s.userId, conversationId, category });
+    // The category is saved; a lesson that cannot be written only costs the classifier a hint. The same category again teaches nothing new.
+    if (changed)
+      await ctx.ai
+        ?.learn(s, conversationId, category)
+        .catch((error: unknown) => ctx.logger.log('warn', 'could not store the lesson', { conversationId, error: String(error) }));
     return c.json({ success: true, conversation_id: conversationId, ai_category: category, ai_source: 'manual' });
   });
 
@@ -281,24 +287,27 @@ export function conversationRoutes(ctx: AppContext) {
       if (error instanceof MessagingError) throw new HttpProblem(400, `Message validation failed: ${error.message}`, { errors: [error.message] });
       throw error;
     };
-    await assertCanPost(messaging, { workspaceId: s.workspaceId, userId: s.userId, channel: body.channel, thread_ts: body.thread_ts }).catch(refused);
-    const delivered = await ctx.source.deliver?.({
-      workspaceId: s.workspaceId,
-      userId: s.userId,
-      conversationId: body.channel,
-      text: body.text,
-      thread_ts: body.thread_ts,
+    const answer = await sendOnce({ workspaceId: s.workspaceId, userId: s.userId, clientMsgId: body.client_msg_id }, async () => {
+      await assertCanPost(messaging, { workspaceId: s.workspaceId, userId: s.userId, channel: body.channel, thread_ts: body.thread_ts }).catch(refused);
+      const delivered = await ctx.source.deliver?.({
+        workspaceId: s.workspaceId,
+        userId: s.userId,
+        conversationId: body.channel,
+        text: body.text,
+        thread_ts: body.thread_ts,
+      });
+      const result = await postMessage(messaging, {
+        workspaceId: s.workspaceId,
+        userId: s.userId,
+        channel: body.channel,
+        text: body.text,
+        thread_ts: body.thread_ts,
+        client_msg_id: body.client_msg_id,
+        ts: delivered ? delivered.ts : undefined,
+      }).catch(refused);
+      return { channel: result.message.channel, ts: result.message.ts, message: result.message };
     });
-    const result = await postMessage(messaging, {
-      workspaceId: s.workspaceId,
-      userId: s.userId,
-      channel: body.channel,
-      text: body.text,
-      thread_ts: body.thread_ts,
-      client_msg_id: body.client_msg_id,
-      ts: delivered ? delivered.ts : undefined,
-    }).catch(refused);
-    return c.json({ success: true, ok: true, channel: result.message.channel, ts: result.message.ts, message: result.message });
+    return c.json({ success: true, ok: true, ...answer });
   });
 
   app.get('/api/users/display-data', async (c) => {
