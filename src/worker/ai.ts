@@ -22,6 +22,9 @@ import {
 import { AI_CLASSIFY_TIMEOUT_MS, NO_TOKEN_MESSAGE } from '../model/constants';
 import { HttpFailure, errorMessageOf, type HttpClient } from './http';
 import { openSse } from './sse';
+import type { AskResult, CatchupIo } from '../streams/catchupTurn';
+
+export type { AskResult } from '../streams/catchupTurn';
 
 export interface AiClientOptions {
   http: HttpClient;
@@ -36,7 +39,6 @@ function failure(error: unknown, fallback: string): string {
   return (error as Error)?.message || fallback;
 }
 
-export type AskResult = { ok: true; answer: AskAnswer } | { ok: false; error: string };
 export type ClassifyResult = { ok: true; classified: number; skipped: number } | { ok: false; error: string };
 export type TranscribeResult = { ok: true; transcript: string } | { ok: false; error: string };
 
@@ -189,3 +191,23 @@ export function createAiClient(options: AiClientOptions) {
 }
 
 export type AiClient = ReturnType<typeof createAiClient>;
+
+/**
+ * The catch-up's calls as its pipelines take them (src/streams/catchupBegin, catchupTurn,
+ * catchupUndo): the AI client's, and the engine's mark unread for undo. A flow of several calls
+ * is one stream in the worker, so the page makes one request per step.
+ */
+export function catchupIo(
+  client: Pick<AiClient, 'catchupStart' | 'catchupChat' | 'catchupAnswer' | 'ask' | 'catchupStats' | 'catchupEnd'>,
+  markUnread: (conversationId: string, lastRead: string) => Promise<boolean>,
+): CatchupIo {
+  return {
+    start: () => client.catchupStart(),
+    chat: (sessionId, message) => client.catchupChat(sessionId, message),
+    answer: (sessionId, proposalId, confirm) => client.catchupAnswer(sessionId, proposalId, confirm),
+    ask: (question) => client.ask(question),
+    stats: (sessionId) => client.catchupStats(sessionId),
+    end: (sessionId) => client.catchupEnd(sessionId),
+    markUnread,
+  };
+}
