@@ -7,7 +7,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 const ROOT = join(import.meta.dirname, '..');
-const CLIENT_SOURCES = ['src/ui', 'src/worker', 'src/streams', 'src/model', 'index.html', 'vite.config.ts', 'public', 'package-lock.json'];
+const CLIENT_SOURCES = ['src/ui', 'src/worker', 'src/sw', 'src/streams', 'src/model', 'index.html', 'vite.config.ts', 'public', 'package-lock.json'];
 
 function newest(path: string): number {
   if (!existsSync(path)) return 0;

@@ -32,6 +32,8 @@ export async function startTestServer(
     sessions?: SessionLimits;
     /** SIFT_PUBLIC_URL: https gives the `__Host-` Secure session cookie. */
     publicUrl?: string;
+    /** The built client's folder (SIFT_STATIC_DIR); absent: no client is served. */
+    staticDir?: string;
   } = {},
 ): Promise<TestServer> {
   const store = new SqliteStore(options.file ?? ':memory:');
@@ -48,6 +50,7 @@ export async function startTestServer(
       heartbeatMs: options.heartbeatMs,
       ...(options.sessions ? { sessions: options.sessions } : {}),
       ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
+      ...(options.staticDir ? { staticDir: options.staticDir } : {}),
     },
     ai: options.ai === undefined ? createLocalProvider({ chunkDelayMs: 0 }) : options.ai,
   });

@@ -9,6 +9,15 @@ export function staticRoutes(ctx: AppContext) {
   const app = new Hono<AppEnv>();
   const dir = ctx.config.staticDir;
   if (!dir) return app;
+  // The service worker (SPEC §7.9, issue 14 §3): revalidated at every check, so a new build's worker takes over at
+  // the next load. Not built yet: 404, never the shell's HTML (a script of the wrong type fails its registration anyway).
+  app.get('/sw.js', (c) => {
+    const file = join(dir, 'sw.js');
+    if (!existsSync(file)) return c.text('Not found', 404);
+    c.header('Cache-Control', 'no-cache');
+    c.header('Content-Type', 'text/javascript; charset=utf-8');
+    return c.body(readFileSync(file));
+  });
   app.use('/assets/*', serveStatic({ root: dir, onFound: (_path, c) => c.header('Cache-Control', 'public, max-age=31536000, immutable') }));
   app.use('*', serveStatic({ root: dir, onFound: (_path, c) => c.header('Cache-Control', 'no-cache') }));
   app.get('*', (c) => {
