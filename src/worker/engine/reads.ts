@@ -1,0 +1,59 @@
+/**
+ * Small reads the page asks for one at a time: a conversation's facts for a command, the names
+ * behind a '+N', a person, the DM with someone, the id or slot at a list position, the options of
+ * the focus inbox modal. Synchronous over the store; each crosses Comlink as one answer.
+ */
+import type { Layout } from '../../model/layout';
+import { conversationTitle, displayName } from '../../model/rows';
+import type { User } from '../../model/types';
+import type { Core } from './core';
+
+export function createReads(core: Core) {
+  const { store } = core;
+
+  return {
+    /** One conversation's small facts for a command (name, unread, category, last_read). */
+    facts: (id: string) => {
+      const c = store.conversations.get(id);
+      return c
+        ? {
+            id: c.id,
+            name: conversationTitle(c, store.users),
+            unread: c.unread_count_display,
+            last_read: c.last_read,
+            category: c.ai_category ?? null,
+            type: c.type,
+            dm_user: c.dm_user ?? null,
+          }
+        : null;
+    },
+    /** The names of a conversation's other members (the '+N' hover list). */
+    memberNames: (id: string): string[] => {
+      const c = store.conversations.get(id);
+      if (!c) return [];
+      return c.member_ids.filter((m) => m !== store.me).map((m) => displayName(store.users.get(m), m));
+    },
+    /** Options of the focus inbox modal: the member's channels and the workspace's people. */
+    focusOptions: () => {
+      const channels = [...store.conversations.values()]
+        .filter((c) => c.type === 'channel')
+        .map((c) => (c.is_private ? { id: c.id, label: `#${c.name}`, detail: 'Private' } : { id: c.id, label: `#${c.name}` }))
+        .sort((a, b) => a.label.localeCompare(b.label));
+      const people = [...store.users.values()]
+        .filter((u) => u.id !== store.me)
+        .map((u) => ({ id: u.id, label: displayName(u, u.id), detail: (u as User).title }))
+        .sort((a, b) => a.label.localeCompare(b.label));
+      return { channels, people };
+    },
+    /** A person of the workspace, as the users map holds them (null when unknown). */
+    user: (id: string): User | null => (store.users.get(id) as User | undefined) ?? null,
+    /** The DM with a person, when the member has one. */
+    dmWith: (userId: string) => {
+      for (const c of store.conversations.values()) if (c.type === 'dm' && c.dm_user === userId) return c.id;
+      return null;
+    },
+    idAt: (viewId: string, index: number, layout?: Layout) => store.idAt(viewId, index, layout),
+    slotAt: (viewId: string, index: number, layout?: Layout) => store.slotAt(viewId, index, layout),
+    indexOf: (viewId: string, id: string, layout?: Layout) => store.indexOf(viewId, id, layout),
+  };
+}
