@@ -269,7 +269,7 @@ export class SqliteStore implements Store {
     this.db.pragma('cache_size = -131072');
     this.db.pragma('temp_store = MEMORY');
     migrate(this.db);
-    this.log = new SqliteEventLog(this.db, (sql) => this.st(sql));
+    this.log = new SqliteEventLog((sql) => this.st(sql));
   }
 
   private st(sql: string): Database.Statement {

@@ -10,16 +10,16 @@ import type { EventLogBounds, EventLogPruned, MemberEvent, SentMessage, StoredEv
 
 type Statements = (sql: string) => Database.Statement;
 
+/** Rows deleted per transaction when pruning (a few milliseconds each). */
+const PRUNE_CHUNK = 2_000;
+
 const key = (workspaceId: string, userId: string) => `${workspaceId}\u0000${userId}`;
 
 export class SqliteEventLog {
   /** Each member's last sequence, as committed (or as written inside the open transaction). */
   private readonly sequences = new Map<string, number>();
 
-  constructor(
-    private readonly db: Database.Database,
-    private readonly st: Statements,
-  ) {}
+  constructor(private readonly st: Statements) {}
 
   current(workspaceId: string, userId: string): number {
     const k = key(workspaceId, userId);
@@ -75,10 +75,11 @@ export class SqliteEventLog {
 
   /**
    * Per member, the newest sequence to drop is the larger of the newest written before `before` (a
-   * clock that stepped back leaves no hole: everything up to it goes) and `last - maxPerMember`.
-   * One transaction per member, so a large first pass never holds one long write.
+   * clock that stepped back leaves no hole: everything up to it goes) and `last - maxPerMember`. The
+   * member's replayableFrom rises first, then the rows go in short transactions, yielding to the
+   * event loop between them, so a large first pass never blocks the server for long.
    */
-  prune(before: number, maxPerMember: number): EventLogPruned {
+  async prune(before: number, maxPerMember: number): Promise<EventLogPruned> {
     const through = new Map<string, { workspaceId: string; userId: string; sequence: number }>();
     const raise = (workspaceId: string, userId: string, sequence: number) => {
       const k = key(workspaceId, userId);
@@ -94,14 +95,20 @@ export class SqliteEventLog {
     ) as Array<{ workspace_id: string; user_id: string; s: number }>;
     for (const row of long) raise(row.workspace_id, row.user_id, row.s);
 
-    const drop = this.st(`DELETE FROM events WHERE workspace_id = ? AND user_id = ? AND sequence <= ?`);
     const mark = this.st(`UPDATE event_sequences SET pruned_through = max(pruned_through, ?) WHERE workspace_id = ? AND user_id = ?`);
-    const pruneMember = this.db.transaction((workspaceId: string, userId: string, sequence: number) => {
-      mark.run(sequence, workspaceId, userId);
-      return drop.run(workspaceId, userId, sequence).changes;
-    });
+    const drop = this.st(
+      `DELETE FROM events WHERE workspace_id = ? AND user_id = ? AND sequence IN (SELECT sequence FROM events WHERE workspace_id = ? AND user_id = ? AND sequence <= ? ORDER BY sequence LIMIT ?)`,
+    );
     let events = 0;
-    for (const { workspaceId, userId, sequence } of through.values()) events += pruneMember(workspaceId, userId, sequence);
+    for (const { workspaceId, userId, sequence } of through.values()) {
+      mark.run(sequence, workspaceId, userId);
+      for (;;) {
+        const dropped = drop.run(workspaceId, userId, workspaceId, userId, sequence, PRUNE_CHUNK).changes;
+        events += dropped;
+        await new Promise((resolve) => setImmediate(resolve));
+        if (dropped < PRUNE_CHUNK) break;
+      }
+    }
     const sends = this.st(`DELETE FROM message_sends WHERE created_at < ?`).run(before).changes;
     return { members: through.size, events, sends };
   }
