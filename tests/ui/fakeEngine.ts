@@ -1,8 +1,10 @@
 /**
  * A stand-in for the worker's EngineApi (src/worker/api.ts) for page tests on happy-dom.
  *
- * Commands are vitest mocks answering what the real engine answers (same arguments, same
- * result types, always as promises, as they come through Comlink). Streams take an observer
+ * Its type derives from EngineApi: every command is a vitest mock (same arguments, same result
+ * types, always as promises, as they come through Comlink); those written out below answer what
+ * the real engine answers, and any other answers a default (undefined; a stream that never emits),
+ * so a new command is written once, in the engine. Streams take an observer
  * and hand back an unsubscribe handle that, like a Comlink proxy, can be released. Values
  * are pushed with `next`; a stream with a current value gives it to each new subscriber,
  * as the engine's BehaviorSubject-backed streams do.
@@ -19,7 +21,7 @@ import { FLAT_LAYOUT, type Layout } from '../../src/model/layout';
 import { conversationTitle, displayName, type ViewWindow } from '../../src/model/rows';
 import type { AiCategory, ConversationSummary, LiveState, UserData } from '../../src/model/types';
 import { setEngineForTests, type RemoteEngine } from '../../src/ui/engine';
-import type { EngineApi, RemoteObserver, Unsubscribe, ViewCounts } from '../../src/worker/api';
+import type { EngineApi, RemoteObserver, RemoteSubscription, Unsubscribe, ViewCounts } from '../../src/worker/api';
 import type { ConversationDetail, IncomingMessage, LoadState } from '../../src/worker/engine';
 import { EngineStore } from '../../src/worker/store';
 import { BUILTIN_VIEWS, type View } from '../../src/model/views';
@@ -30,34 +32,44 @@ export type Handle = Unsubscribe & { [Comlink.releaseProxy]: () => void };
 type AsCommand<F> = F extends (...args: infer A) => infer R ? (...args: A) => Promise<Awaited<R>> : never;
 type AsStream<F> = F extends (...args: infer A) => unknown ? (...args: A) => Handle : never;
 
-type CommandName =
-  | 'featureFlags'
-  | 'memberNames'
-  | 'reload'
-  | 'refresh'
-  | 'markRead'
-  | 'markUnread'
-  | 'release'
-  | 'setCategory'
-  | 'send'
-  | 'facts'
-  | 'idAt'
-  | 'slotAt'
-  | 'indexOf'
-  | 'setWindow'
-  | 'ask'
-  | 'classifyUnread'
-  | 'setAiSort'
-  | 'catchupStart'
-  | 'catchupChat'
-  | 'catchupAnswer'
-  | 'catchupSession'
-  | 'catchupStats'
-  | 'catchupEnd'
-  | 'transcribe';
-type StreamName = 'loadState' | 'viewCounts' | 'liveState' | 'viewWindow' | 'conversation' | 'incoming' | 'views' | 'refine' | 'unreadSummary';
+/** The API's streams, found by their answer (a subscription handle); every other method is a command. */
+type StreamName = { [K in keyof EngineApi]: ReturnType<EngineApi[K]> extends RemoteSubscription ? K : never }[keyof EngineApi];
+type CommandName = Exclude<keyof EngineApi, StreamName>;
 
+/** The page's view of the engine: every command a vitest mock answering a promise, every stream an observer in and a handle out. */
 export type FakeApi = { [K in CommandName]: Mock<AsCommand<EngineApi[K]>> } & { [K in StreamName]: AsStream<EngineApi[K]> };
+
+/** Names a Promise, vitest or React may look up on any object: never a command. */
+const NOT_COMMANDS = new Set(['then', 'toJSON', 'asymmetricMatch', 'constructor', '$$typeof', 'nodeType']);
+
+const isObserver = (value: unknown): value is RemoteObserver<unknown> =>
+  typeof value === 'object' &&
+  value !== null &&
+  typeof (value as RemoteObserver<unknown>).next === 'function' &&
+  typeof (value as RemoteObserver<unknown>).complete === 'function';
+
+/**
+ * The API with a default for every method not written out: a vitest mock made on first use that,
+ * called as a stream (an observer last), subscribes to a stream that never emits, and called as a
+ * command answers undefined. A new command or stream of the engine needs nothing here.
+ */
+function withDefaults(written: Partial<FakeApi>): FakeApi {
+  const made = new Map<string, Mock>();
+  return new Proxy(written as FakeApi, {
+    get(target, name, receiver) {
+      if (typeof name === 'symbol' || name in target || NOT_COMMANDS.has(name)) return Reflect.get(target, name, receiver) as unknown;
+      let fn = made.get(name);
+      if (!fn) {
+        fn = vi.fn((...args: unknown[]) => {
+          const last = args[args.length - 1];
+          return isObserver(last) ? new FakeStream<unknown>().subscribe(last) : Promise.resolve(undefined);
+        });
+        made.set(name, fn);
+      }
+      return fn;
+    },
+  });
+}
 
 /** One engine stream: observers in, values out. */
 export class FakeStream<T> {
@@ -172,7 +184,7 @@ export function createFakeEngine(options: FakeEngineOptions = {}) {
     if (!manualCounts) streams.viewCounts.next(countsFromStore());
   };
 
-  const api: FakeApi = {
+  const api = withDefaults({
     featureFlags: vi.fn<AsCommand<EngineApi['featureFlags']>>(async () => options.flags ?? { aiEnabled: false }),
     memberNames: vi.fn<AsCommand<EngineApi['memberNames']>>(async (id) => {
       const c = store.conversations.get(id);
@@ -264,7 +276,7 @@ export function createFakeEngine(options: FakeEngineOptions = {}) {
     views: (o) => streams.views.subscribe(o),
     viewWindow: (key, o) => windowStream(key).subscribe(o),
     conversation: (id, o) => conversation(id).subscribe(o),
-  };
+  });
 
   setEngineForTests(Promise.resolve(api as unknown as RemoteEngine));
   return { api, store, streams, conversation, changed, refines };
