@@ -18,13 +18,6 @@ import type { View } from '../model/views';
 import type { LocalCopy, CopyChanges, SavedCopy } from './localCopy/localCopy';
 import type { EngineStore } from './store';
 
-/** Puts a saved copy into an empty store: the list paints from it before the network answers. */
-export function paintFromCopy(store: EngineStore, saved: SavedCopy): void {
-  store.mergeUsers(Object.fromEntries(saved.users.map((u) => [u.id, u])));
-  store.setCustomViews(saved.views);
-  store.addMany(saved.conversations);
-}
-
 /** What was saved last, by identity, to tell what changed since. */
 export class SavedState {
   private conversations = new Map<string, ConversationSummary>();
@@ -41,6 +34,19 @@ export class SavedState {
     state.viewsVersion = store.viewsVersion;
     state.messages = new Map(messages);
     state.sequence = sequence;
+    return state;
+  }
+
+  /**
+   * What a store painted from `saved` holds: the same records (painting puts these very objects into the
+   * store), so only what changes afterwards is saved. The views' version is unknown: they are saved once.
+   */
+  static fromCopy(saved: SavedCopy): SavedState {
+    const state = new SavedState();
+    state.conversations = new Map(saved.conversations.map((c) => [c.id, c]));
+    state.users = new Map(saved.users.map((u) => [u.id, u]));
+    state.messages = new Map(Object.entries(saved.messages));
+    state.sequence = saved.sequence;
     return state;
   }
 
@@ -100,6 +106,9 @@ export function persistCopy(sources: PersistSources, scheduler: SchedulerLike): 
     defer(() => {
       const sequence = sources.sequence();
       if (sequence === undefined || !sources.ready()) return EMPTY;
+      // A sequence behind the copy's: the server started over (a reset log) and a fresh snapshot replaced the
+      // store. The copy is replaced whole (a delta's sequence never goes back).
+      if (saved && sequence < saved.sequence) saved = null;
       if (!saved) {
         const all = {
           sequence,

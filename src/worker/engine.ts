@@ -3,6 +3,7 @@
  *   core.ts                the shared hub: store and its version, HTTP and AI clients, load state, event signals
  *   session.ts             who is signed in; per session the live connection, its events and the loads
  *   snapshot.ts            the snapshot in pages, views, reload and refresh, starting from a saved state
+ *   copy.ts                the local copy: a start from it, its saves, the last session, its wipe
  *   events.ts              one live event applied to the store, the open conversation and notifications
  *   conversationDetail.ts  the open conversation's stream
  *   search.ts              the search palette
@@ -17,6 +18,7 @@
  */
 import { createCommands } from './engine/commands';
 import { createConversationDetail } from './engine/conversationDetail';
+import { createCopy } from './engine/copy';
 import { createCore } from './engine/core';
 import { createEvents } from './engine/events';
 import { createReads } from './engine/reads';
@@ -29,10 +31,13 @@ import { createWindows } from './engine/windows';
 export type { ConversationDetail, EngineOptions, IncomingMessage, LoadState, LoadStatus, SavedState, SendResult, ViewCounts, ViewInput } from './engine/types';
 
 export function createEngine(options: EngineOptions) {
-  const core = createCore(options);
+  const core = createCore({ ...options });
+  // The local copy (issue 14 §2): kept wherever there is IndexedDB (the browser's worker), unless turned off.
+  const copy = (options.localCopy ?? typeof indexedDB !== 'undefined') ? createCopy(core) : null;
+  if (copy) core.options.savedState ??= copy.savedState;
   const snapshot = createSnapshot(core);
   const events = createEvents(core);
-  const session = createSession(core, snapshot, events);
+  const session = createSession(core, snapshot, events, copy);
   const detail = createConversationDetail(core);
   const search = createSearch(core);
   const windows = createWindows(core);
@@ -62,7 +67,10 @@ export function createEngine(options: EngineOptions) {
     },
     store: core.store,
     sync: { storeVersion$: core.storeVersion$.asObservable(), sequence$: core.sequence$.asObservable() },
-    dispose: session.dispose,
+    dispose: () => {
+      session.dispose();
+      copy?.dispose();
+    },
   };
 }
 

@@ -10,7 +10,7 @@ import { asyncScheduler, Subject, type Subscription } from 'rxjs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { BUILTIN_VIEWS } from '../../src/model/views';
 import type { Message } from '../../src/model/types';
-import { paintFromCopy, persistCopy, SavedState } from '../../src/worker/copySync';
+import { persistCopy, SavedState } from '../../src/worker/copySync';
 import { openLocalCopy, type LocalCopy } from '../../src/worker/localCopy/localCopy';
 import { EngineStore } from '../../src/worker/store';
 import { snapshotConversation, snapshotUsers } from '../fixtures/snapshot';
@@ -38,6 +38,25 @@ afterEach(() => {
 });
 
 describe('SavedState.changes', () => {
+  it('after a start from the copy, only what changes later is a change (the store holds the very same records)', async () => {
+    const store = storeWith(30);
+    await copy.saveAll({
+      sequence: 4,
+      conversations: [...store.conversations.values()],
+      users: [...store.users.values()],
+      views: store.listViews(),
+      messages: {},
+    });
+    const saved = (await copy.load())!;
+    const started = new EngineStore(quiet);
+    started.replaceAll(saved.conversations, Object.fromEntries(saved.users.map((u) => [u.id, u])));
+    started.setCustomViews(saved.views);
+    const state = SavedState.fromCopy(saved);
+    // The views once (their version is unknown after a start), then nothing.
+    expect(Object.keys(state.changes(started, 4, new Map())!)).toEqual(['sequence', 'views']);
+    expect(state.changes(started, 4, new Map())).toBeNull();
+  });
+
   it('is null when nothing changed, and names exactly what changed since', () => {
     const store = storeWith(50);
     const state = SavedState.of(store, 7);
@@ -98,8 +117,10 @@ describe('persistCopy', () => {
 
     const saved = (await copy.load())!;
     expect(saved.sequence).toBe(13);
+    // What a start does with it (snapshot.ts's startFrom).
     const again = new EngineStore(quiet);
-    paintFromCopy(again, saved);
+    again.replaceAll(saved.conversations, Object.fromEntries(saved.users.map((u) => [u.id, u])));
+    again.setCustomViews(saved.views);
     expect(again.conversations.size).toBe(200);
     expect(again.conversations.get(snapshotConversation(1, 20).id)?.unread_count_display).toBe(5);
     expect(again.counts()).toEqual(store.counts());

@@ -37,11 +37,17 @@ import { liveEvents } from '../../streams/liveEvents';
 import { shareLatest } from '../../streams/shareLatest';
 import { openSse } from '../sse';
 import type { Core } from './core';
+import type { createCopy } from './copy';
 import type { createEvents } from './events';
 import type { createSnapshot } from './snapshot';
 import { toHttpError, type SavedState } from './types';
 
-export function createSession(core: Core, snapshot: ReturnType<typeof createSnapshot>, events: ReturnType<typeof createEvents>) {
+export function createSession(
+  core: Core,
+  snapshot: ReturnType<typeof createSnapshot>,
+  events: ReturnType<typeof createEvents>,
+  copy: ReturnType<typeof createCopy> | null = null,
+) {
   const { log, http, store, sessionKey$, load$, reload$, changed, scheduler } = core;
   const command$ = new Subject<LiveCommand>();
   const liveState$ = new BehaviorSubject<LiveState>({ status: 'unauthenticated', attempt: 0 });
@@ -117,6 +123,7 @@ export function createSession(core: Core, snapshot: ReturnType<typeof createSnap
               if (data?.resync) {
                 // The server's log is behind our place (a reset database): start over from its.
                 lastSequence$.next(data.currentSequence);
+                core.sequence$.next(data.currentSequence);
                 requestLoad();
               }
             });
@@ -147,9 +154,22 @@ export function createSession(core: Core, snapshot: ReturnType<typeof createSnap
     .subscribe({ error: (error: unknown) => log.fatal('The engine stopped', { message: (error as Error).message }) });
 
   async function authStatus(): Promise<AuthStatus> {
-    const status = await http.request<AuthStatus>('/api/auth/status');
+    let status: AuthStatus;
+    let offline = false;
+    try {
+      status = await http.request<AuthStatus>('/api/auth/status');
+    } catch (error) {
+      // The server cannot be reached (issue 14 §3): open as the member who was signed in, from their copy.
+      const last = toHttpError(error).isNetworkError ? await copy?.lastSession() : null;
+      if (!last) throw error;
+      log.warn('The server cannot be reached; opening from the local copy', toHttpError(error));
+      status = last.status;
+      offline = true;
+    }
     // The engine follows whom the server says the cookie signs in: another member or workspace is a new session.
-    sessionKey$.next(status.authenticated && status.user ? `${status.workspace?.id ?? ''}:${status.user.id}` : null);
+    const key = status.authenticated && status.user ? `${status.workspace?.id ?? ''}:${status.user.id}` : null;
+    sessionKey$.next(key);
+    if (key && !offline) copy?.rememberSession(key, status);
     if (status.authenticated && status.user) {
       store.me = status.user.id;
       store.workspaceId = status.workspace?.id ?? '';

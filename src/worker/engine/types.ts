@@ -25,6 +25,12 @@ export interface EngineOptions {
    * its sequence, so the server replays only what changed. Null (the default): a cold start.
    */
   savedState?: (sessionKey: string) => Promise<SavedState | null> | SavedState | null;
+  /**
+   * Keep the local copy in IndexedDB (issue 14 §2; engine/copy.ts); by default wherever IndexedDB exists
+   * (the browser's worker). A session then starts from it (unless `savedState` is given), saves its
+   * changes, and is wiped at sign-out.
+   */
+  localCopy?: boolean;
 }
 
 /** What a session can start from: everything the list needs, and the member's sequence it is up to date with. */

@@ -1,0 +1,113 @@
+/**
+ * The local copy's part of the engine (issue 14 §2, §3): per member and workspace, what the engine
+ * holds is kept in the browser (src/worker/localCopy), so the next start paints at once and asks the
+ * server only for what changed since.
+ *
+ * - `savedState(key)` opens the member's copy and answers what it holds; the session (session.ts)
+ *   paints from it and connects the live stream with its sequence (the replay is the delta; the
+ *   server's `resync` makes a fresh snapshot that is swapped in without emptying the list).
+ * - While the session lives, the store's changes are saved (copySync.ts's persistCopy): deltas, at
+ *   most once a second, only while the store is whole, by the one writer tab of the member.
+ * - The last session's status is kept too, so Sift opens offline as the member who was signed in.
+ * - Logout, a revoked or expired session (the server answers the status unauthenticated) and a switch
+ *   to another member or workspace wipe the previous member's copy and the last session: nothing of a
+ *   member stays in a browser they signed out of.
+ */
+import { EMPTY, distinctUntilChanged, from, pairwise, startWith, switchMap, type Observable } from 'rxjs';
+import type { AuthStatus } from '../../model/types';
+import { persistCopy, SavedState as CopyState } from '../copySync';
+import { readLastSession, saveLastSession, wipeLastSession } from '../localCopy/lastSession';
+import { openLocalCopy, wipeCopy, type LocalCopy, type SavedCopy } from '../localCopy/localCopy';
+import type { Core } from './core';
+import type { SavedState } from './types';
+
+export function createCopy(core: Core) {
+  const { log, store } = core;
+  /** The open copy of the current session's member, and what it held at start. */
+  let opened: { key: string; copy: Promise<LocalCopy | null>; loaded: Promise<SavedCopy | null> } | null = null;
+
+  /** Opens the member's copy and reads it, once per session. */
+  function open(key: string) {
+    if (opened?.key !== key) {
+      const copy = openLocalCopy(key).catch((error: unknown) => {
+        log.warn('The local copy is not available; starting from the server', { message: (error as Error)?.message });
+        return null;
+      });
+      const loaded = copy
+        .then((c) => c?.load() ?? null)
+        .catch((error: unknown) => {
+          log.warn('The local copy could not be read; starting from the server', { message: (error as Error)?.message });
+          return null;
+        });
+      opened = { key, copy, loaded };
+    }
+    return opened;
+  }
+
+  /** What a session starts from: the member's copy, or null (none, another schema, no storage). */
+  function savedState(key: string): Promise<SavedState | null> {
+    return open(key).loaded;
+  }
+
+  /** Saves the store into the member's copy while their session lives. */
+  function persist(key: string): Observable<never> {
+    const entry = open(key);
+    return from(Promise.all([entry.copy, entry.loaded])).pipe(
+      switchMap(([copy, saved]) => {
+        if (!copy) return EMPTY;
+        return persistCopy(
+          {
+            store,
+            copy,
+            version$: core.storeVersion$,
+            sequence: () => core.sequence$.value,
+            ready: () => core.load$.value.status === 'loaded',
+            messages: new Map(),
+            // The store was painted from the copy with the same records: only what changes later is saved.
+            saved: saved ? CopyState.fromCopy(saved) : null,
+            log,
+          },
+          core.scheduler,
+        );
+      }),
+    );
+  }
+
+  /** The previous member's copy goes when another (or nobody) is signed in. */
+  async function forget(previous: string, next: string | null): Promise<void> {
+    if (opened?.key === previous) {
+      void opened.copy.then((copy) => copy?.close());
+      opened = null;
+    }
+    try {
+      await wipeCopy(previous);
+      if (next === null) await wipeLastSession();
+    } catch (error) {
+      log.warn('The local copy could not be wiped', { message: (error as Error)?.message });
+    }
+  }
+
+  const running = core.sessionKey$
+    .pipe(
+      distinctUntilChanged(),
+      startWith(null),
+      pairwise(),
+      switchMap(([previous, key]) => {
+        if (previous && previous !== key) void forget(previous, key);
+        return key ? persist(key) : EMPTY;
+      }),
+    )
+    .subscribe({ error: (error: unknown) => log.warn('The local copy stopped', { message: (error as Error)?.message }) });
+
+  return {
+    savedState,
+    /** Remembers who is signed in, for an offline start. */
+    rememberSession: (key: string, status: AuthStatus) =>
+      void saveLastSession({ memberKey: key, status, savedAt: Date.now() }).catch((error: unknown) =>
+        log.warn('The last session could not be saved', { message: (error as Error)?.message }),
+      ),
+    /** Who was signed in last, when the server cannot be reached. */
+    lastSession: readLastSession,
+    dispose: () => running.unsubscribe(),
+  };
+}

@@ -1,0 +1,179 @@
+/**
+ * The engine with its local copy (issue 14 §2, §3), over a real MessageChannel against the real
+ * server, the copy in an in-memory IndexedDB (fake-indexeddb; the browser's own is proven in
+ * tests/e2e/localCopy.test.ts): a second start paints from the copy without downloading the
+ * snapshot and gets what changed while it was closed from the replay; a copy the server cannot
+ * replay from is replaced by a fresh snapshot without the list emptying; the server unreachable,
+ * the engine opens as the last member from the copy; logout leaves nothing of the member.
+ */
+import 'fake-indexeddb/auto';
+import { IDBFactory } from 'fake-indexeddb';
+import * as Comlink from 'comlink';
+import { firstValueFrom, filter, Observable } from 'rxjs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEngine, type EngineBootstrap } from '../../src/worker/api';
+import type { EngineApi } from '../../src/worker/api';
+import type { ConversationDetail, LoadState } from '../../src/worker/engine';
+import type { ConversationSummary } from '../../src/model/types';
+import { openLocalCopy } from '../../src/worker/localCopy/localCopy';
+import { api, signIn, startTestServer, type TestServer } from '../server/helpers';
+import { browserFetch } from './browserFetch';
+
+let server: TestServer;
+let token: string;
+/** The demo member, as the engine keys the copy: workspace:user. */
+const MEMBER = 'T0ACMEC01:U0SIFTME1';
+
+beforeAll(async () => {
+  globalThis.indexedDB = new IDBFactory();
+  server = await startTestServer();
+  ({ token } = await signIn(server.url));
+});
+afterAll(async () => {
+  await server.close();
+});
+
+interface Started {
+  engine: EngineApi;
+  /** Paths the engine asked the server for. */
+  requests: string[];
+  close: () => Promise<void>;
+}
+
+/** One page's engine: a fresh worker (a MessageChannel), the browser's fetch counting what it asks for. */
+async function start(options: { offline?: boolean } = {}): Promise<Started> {
+  const requests: string[] = [];
+  const base = browserFetch(server.url, () => token);
+  const fetchFn: typeof fetch = (input, init) => {
+    const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
+    requests.push(url.pathname);
+    if (options.offline) return Promise.reject(new TypeError('Failed to fetch'));
+    return base(input, init);
+  };
+  const channel = new MessageChannel();
+  startEngine(channel.port1 as unknown as Comlink.Endpoint, fetchFn);
+  const bootstrap = Comlink.wrap<EngineBootstrap>(channel.port2 as unknown as Comlink.Endpoint);
+  const engine = (await bootstrap.start({ baseUrl: server.url, debug: false })) as unknown as EngineApi;
+  return {
+    engine,
+    requests,
+    close: async () => {
+      await engine.dispose();
+      channel.port1.close();
+      channel.port2.close();
+    },
+  };
+}
+
+function stream<T>(subscribe: (observer: Comlink.ProxyMarked & { next(v: T): void; error(): void; complete(): void }) => unknown): Observable<T> {
+  return new Observable<T>((subscriber) => {
+    const handle = subscribe(
+      Comlink.proxy({ next: (v: T) => subscriber.next(v), error: () => subscriber.error(new Error('stream error')), complete: () => subscriber.complete() }),
+    );
+    return () => void Promise.resolve(handle).then((h) => (h as () => void)?.());
+  });
+}
+
+const loaded = (e: EngineApi) =>
+  firstValueFrom(stream<LoadState>((o) => e.loadState(o as never)).pipe(filter((s) => s.status === 'loaded')), {
+    default: undefined,
+  } as never) as Promise<LoadState>;
+
+async function copySequence(): Promise<number | undefined> {
+  const copy = await openLocalCopy(MEMBER);
+  const saved = await copy?.load();
+  copy?.close();
+  return saved?.sequence;
+}
+
+/** Waits until the member's copy is saved up to at least `sequence` (the engine saves at most once a second). */
+async function copySavedTo(sequence: number): Promise<number> {
+  for (let i = 0; i < 100; i++) {
+    const saved = await copySequence();
+    if (saved !== undefined && saved >= sequence) return saved;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`the copy never reached sequence ${sequence}`);
+}
+
+const current = async () => (await api(server.url, token)<{ currentSequence: number }>('/api/sse/stats')).body.currentSequence;
+
+describe('the engine with a local copy', () => {
+  let total = 0;
+
+  it('a first start loads the snapshot and saves the copy with its sequence', async () => {
+    const page = await start();
+    await page.engine.authStatus();
+    total = (await loaded(page.engine)).total;
+    expect(total).toBeGreaterThan(10);
+    expect(page.requests).toContain('/api/conversations/data');
+    await copySavedTo(await current());
+    await page.close();
+  });
+
+  it('a second start paints from the copy without the snapshot, and the replay brings what changed while closed', async () => {
+    const conversations = (await api(server.url, token)<{ data: { conversations: ConversationSummary[] } }>('/api/conversations/data?limit=3')).body.data
+      .conversations;
+    const target = conversations[2]!;
+    await api(server.url, token)('/api/messages/send', {
+      method: 'POST',
+      body: { channel: target.id, text: 'sent while Sift was closed', client_msg_id: crypto.randomUUID() },
+    });
+
+    const page = await start();
+    await page.engine.authStatus();
+    expect((await loaded(page.engine)).total).toBe(total);
+    expect(page.requests).not.toContain('/api/conversations/data');
+    // The change arrives by the replay: the conversation's latest message is the one sent while closed.
+    const detail = await firstValueFrom(
+      stream<ConversationDetail>((o) => page.engine.conversation(target.id, o as never)).pipe(
+        filter((d) => d.conversation?.latest_message?.text === 'sent while Sift was closed'),
+      ),
+    );
+    expect(detail.conversation?.id).toBe(target.id);
+    await copySavedTo(await current());
+    await page.close();
+  });
+
+  it('a copy the server cannot replay from (it is ahead of the log) is replaced by a fresh snapshot, the list never empty', async () => {
+    const copy = (await openLocalCopy(MEMBER))!;
+    await copy.saveChanges({ sequence: 10_000_000 });
+    copy.close();
+    const page = await start();
+    await page.engine.authStatus();
+    const states: LoadState[] = [];
+    const sub = stream<LoadState>((o) => page.engine.loadState(o as never)).subscribe((s) => states.push(s));
+    for (let i = 0; i < 200 && !page.requests.includes('/api/conversations/data'); i++) await new Promise((r) => setTimeout(r, 25));
+    expect(page.requests).toContain('/api/conversations/data');
+    for (let i = 0; i < 200 && (states.at(-1)?.status !== 'loaded' || states.length < 2); i++) await new Promise((r) => setTimeout(r, 25));
+    sub.unsubscribe();
+    // From the paint on, every state while reloading still counts the conversations held.
+    const painted = states.findIndex((s) => s.status === 'loaded');
+    expect(painted).toBeGreaterThanOrEqual(0);
+    expect(states.slice(painted).every((s) => s.loaded > 0)).toBe(true);
+    // The fresh snapshot replaces the copy whole, with the server's sequence.
+    const server = await current();
+    for (let i = 0; i < 100 && (await copySequence()) !== server; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(await copySequence()).toBe(server);
+    await page.close();
+  });
+
+  it('with the server unreachable it opens as the last member, from the copy', async () => {
+    const page = await start({ offline: true });
+    const status = await page.engine.authStatus();
+    expect(status.user?.id).toBe('U0SIFTME1');
+    expect((await loaded(page.engine)).total).toBe(total);
+    await page.close();
+  });
+
+  it('logout leaves nothing of the member in IndexedDB', async () => {
+    const page = await start();
+    await page.engine.authStatus();
+    await loaded(page.engine);
+    await page.engine.logout();
+    for (let i = 0; i < 100 && (await indexedDB.databases()).length > 0; i++) await new Promise((r) => setTimeout(r, 25));
+    expect(await indexedDB.databases()).toEqual([]);
+    await page.close();
+    ({ token } = await signIn(server.url));
+  });
+});
