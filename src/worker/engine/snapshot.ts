@@ -25,6 +25,9 @@ interface DataPage {
   next_cursor?: string | null;
 }
 
+/** Conversations in a first load's first page: more than a screen of every view, small enough to come at once (issue 14 §4). */
+export const FIRST_PAGE = 300;
+
 export function createSnapshot(core: Core) {
   const { log, http, ai, store, load$, reload$, changed } = core;
   const pageSize = core.options.pageSize ?? 10_000;
@@ -52,7 +55,9 @@ export function createSnapshot(core: Core) {
     for (;;) {
       let page: DataPage;
       try {
-        page = await http.request<DataPage>('/api/conversations/data', { query: { order: 'activity', limit: pageSize, cursor } });
+        // A first load's first page is small, so the first rows paint at once; the rest come in big pages behind it.
+        const limit = progressive && cursor === undefined ? Math.min(FIRST_PAGE, pageSize) : pageSize;
+        page = await http.request<DataPage>('/api/conversations/data', { query: { order: 'activity', limit, cursor } });
       } catch (error) {
         // SPEC §4.3: no data yet (404) — fetch everything from the workspace once, then retry.
         if (!(error instanceof HttpFailure) || error.status !== 404 || fetchedAll || cursor !== undefined) throw error;
