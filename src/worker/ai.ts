@@ -22,7 +22,10 @@ import {
 import { AI_CLASSIFY_TIMEOUT_MS, NO_TOKEN_MESSAGE } from '../model/constants';
 import { HttpFailure, errorMessageOf, type HttpClient } from './http';
 import { openSse } from './sse';
-import type { AskResult, CatchupIo } from '../streams/catchupTurn';
+import type { CatchupMarked } from '../model/ai';
+import { catchupBegin } from '../streams/catchupBegin';
+import { catchupTurn, type AskResult, type TurnInput } from '../streams/catchupTurn';
+import { catchupUndo } from '../streams/catchupUndo';
 
 export type { AskResult } from '../streams/catchupTurn';
 
@@ -193,21 +196,30 @@ export function createAiClient(options: AiClientOptions) {
 export type AiClient = ReturnType<typeof createAiClient>;
 
 /**
- * The catch-up's calls as its pipelines take them (src/streams/catchupBegin, catchupTurn,
- * catchupUndo): the AI client's, and the engine's mark unread for undo. A flow of several calls
- * is one stream in the worker, so the page makes one request per step.
+ * The catch-up's steps as streams (src/streams/catchupBegin, catchupTurn, catchupUndo), over the
+ * AI client's calls and the engine's mark unread: a flow of several calls is one stream in the
+ * worker, so the page makes one request per step.
  */
-export function catchupIo(
-  client: Pick<AiClient, 'catchupStart' | 'catchupChat' | 'catchupAnswer' | 'ask' | 'catchupStats' | 'catchupEnd'>,
-  markUnread: (conversationId: string, lastRead: string) => Promise<boolean>,
-): CatchupIo {
+export function catchupStreams(
+  calls: Pick<AiClient, 'catchupStart' | 'catchupChat' | 'catchupAnswer' | 'ask' | 'catchupStats' | 'catchupEnd'> & {
+    markUnread(conversationId: string, lastRead?: string): Promise<boolean>;
+  },
+) {
+  const io = {
+    start: () => calls.catchupStart(),
+    chat: (sessionId: string, message: string) => calls.catchupChat(sessionId, message),
+    answer: (sessionId: string, proposalId: string, confirm: boolean) => calls.catchupAnswer(sessionId, proposalId, confirm),
+    ask: (question: string) => calls.ask(question),
+    stats: (sessionId: string) => calls.catchupStats(sessionId),
+    end: (sessionId: string) => calls.catchupEnd(sessionId),
+    markUnread: (conversationId: string, lastRead: string) => calls.markUnread(conversationId, lastRead),
+  };
   return {
-    start: () => client.catchupStart(),
-    chat: (sessionId, message) => client.catchupChat(sessionId, message),
-    answer: (sessionId, proposalId, confirm) => client.catchupAnswer(sessionId, proposalId, confirm),
-    ask: (question) => client.ask(question),
-    stats: (sessionId) => client.catchupStats(sessionId),
-    end: (sessionId) => client.catchupEnd(sessionId),
-    markUnread,
+    /** A catch-up's start, and its question 100 ms after (SPEC §4.12); leaving before it started ends that session. */
+    catchupBegin: (question?: string) => catchupBegin(io, question),
+    /** One turn: the reply (or ask's answer, with no session), then the session's stats. */
+    catchupTurn: (input: TurnInput) => catchupTurn(io, input),
+    /** Undo of the last yes: every conversation back where it was read up to, the stats, then whether all worked. */
+    catchupUndo: (sessionId: string | null, marked: CatchupMarked[]) => catchupUndo(io, sessionId, marked),
   };
 }

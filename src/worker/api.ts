@@ -10,6 +10,8 @@ import * as Comlink from 'comlink';
 import { Observable } from 'rxjs';
 import { createLogger, type ConsoleLike, type FatalEntry } from '../model/logger';
 import { createEngine } from './engine';
+import { catchupStreams } from './ai';
+import { chooserCommands } from './choosers';
 
 export type { ViewCounts } from './engine';
 
@@ -103,7 +105,8 @@ export function createApi(config: EngineConfig, fetchFn?: typeof fetch) {
 
   return {
     ...engine.commands,
-    ...remoteStreams({ ...engine.streams, fatalLog }),
+    ...chooserCommands(engine.store),
+    ...remoteStreams({ ...engine.streams, ...catchupStreams(engine.commands), fatalLog }),
     /* diagnostics */
     openSubscriptions: () => openSubscriptions,
     dispose: () => engine.dispose(),

@@ -274,3 +274,16 @@ export function chooserIndex(store: EngineStore, kind: ChooserKind): ChooserInde
   );
   return entry.people.index;
 }
+
+/** The choosers as engine commands (each answer one small message): a window, every matching id, the labels of chosen ids. */
+export function chooserCommands(store: EngineStore) {
+  return {
+    /** The focus inbox's channels or people matching `query`, from `offset` (at most 50, under 10 KiB). */
+    chooserWindow: (kind: ChooserKind, query: string, offset: number, limit: number, selected: string[] = []): ChooserWindow =>
+      chooserIndex(store, kind).window(query, offset, limit, selected),
+    /** Every id matching `query` ('Select All'), or null past 5,000. */
+    chooserIds: (kind: ChooserKind, query: string) => chooserIndex(store, kind).ids(query),
+    /** The names of chosen ids (an edited focus inbox's chips). */
+    chooserLabels: (kind: ChooserKind, ids: string[]): ChooserItem[] => chooserIndex(store, kind).labels(ids),
+  };
+}

@@ -24,6 +24,9 @@ import { setEngineForTests, type RemoteEngine } from '../../src/ui/engine';
 import type { EngineApi, RemoteObserver, RemoteSubscription, Unsubscribe, ViewCounts } from '../../src/worker/api';
 import type { ConversationDetail, IncomingMessage, LoadState } from '../../src/worker/engine';
 import { EngineStore } from '../../src/worker/store';
+import { catchupStreams } from '../../src/worker/ai';
+import { chooserCommands } from '../../src/worker/choosers';
+import type { Observable } from 'rxjs';
 import { BUILTIN_VIEWS, type View } from '../../src/model/views';
 
 /** An unsubscribe handle as the page receives it: callable, and releasable like a Comlink proxy. */
@@ -69,6 +72,18 @@ function withDefaults(written: Partial<FakeApi>): FakeApi {
       return fn;
     },
   });
+}
+
+/** An engine pipeline's observable as a remote stream: the observer in, a releasable handle out. */
+function observe<T>(source: Observable<T>, observer: RemoteObserver<T>): Handle {
+  const subscription = source.subscribe({
+    next: (v) => observer.next(v),
+    error: (e: Error) => observer.error({ name: e.name, message: e.message }),
+    complete: () => observer.complete(),
+  });
+  const handle = (() => subscription.unsubscribe()) as Handle;
+  handle[Comlink.releaseProxy] = () => undefined;
+  return handle;
 }
 
 /** One engine stream: observers in, values out. */
@@ -263,6 +278,14 @@ export function createFakeEngine(options: FakeEngineOptions = {}) {
     catchupStats: vi.fn<AsCommand<EngineApi['catchupStats']>>(async () => ({ success: true, stats: { urgent: 0, can_wait: 0, fyi: 0, total: 0, cleared: 0 } })),
     catchupEnd: vi.fn<AsCommand<EngineApi['catchupEnd']>>(async () => ({ success: true })),
     transcribe: vi.fn<AsCommand<EngineApi['transcribe']>>(async () => ({ ok: true, transcript: '' })),
+    /* The catch-up's steps: the engine's real pipelines over the AI calls above (mocks). */
+    catchupBegin: (question, o) => observe(catchup.catchupBegin(question), o),
+    catchupTurn: (input, o) => observe(catchup.catchupTurn(input), o),
+    catchupUndo: (sessionId, marked, o) => observe(catchup.catchupUndo(sessionId, marked), o),
+    /* The focus inbox's choosers: the worker's real ones over the store. */
+    chooserWindow: vi.fn<AsCommand<EngineApi['chooserWindow']>>(async (...args) => choosers.chooserWindow(...args)),
+    chooserIds: vi.fn<AsCommand<EngineApi['chooserIds']>>(async (...args) => choosers.chooserIds(...args)),
+    chooserLabels: vi.fn<AsCommand<EngineApi['chooserLabels']>>(async (...args) => choosers.chooserLabels(...args)),
     refine: (text, mode, o) => {
       const stream = new FakeStream<RefineEvent>();
       refines.push({ text, mode, stream });
@@ -277,6 +300,9 @@ export function createFakeEngine(options: FakeEngineOptions = {}) {
     viewWindow: (key, o) => windowStream(key).subscribe(o),
     conversation: (id, o) => conversation(id).subscribe(o),
   });
+
+  const catchup = catchupStreams(api);
+  const choosers = chooserCommands(store);
 
   setEngineForTests(Promise.resolve(api as unknown as RemoteEngine));
   return { api, store, streams, conversation, changed, refines };

@@ -64,8 +64,7 @@ async function renderAt(path: string, status: AuthStatus = STATUS) {
     flags: { aiEnabled: false, userProfile: true, demoMode: false },
   });
   const switchWorkspace = vi.fn(async () => STATUS);
-  const focusOptions = vi.fn(async () => ({ channels: [], people: [] }));
-  Object.assign(fake.api, { search: (o: never) => new FakeStream().subscribe(o), setSearchQuery: vi.fn(), switchWorkspace, focusOptions });
+  Object.assign(fake.api, { search: (o: never) => new FakeStream().subscribe(o), setSearchQuery: vi.fn(), switchWorkspace });
   render(
     <TestRouter path={path}>
       <SignedInRoutes status={status} onLogout={() => undefined} />
@@ -73,7 +72,7 @@ async function renderAt(path: string, status: AuthStatus = STATUS) {
     </TestRouter>,
   );
   for (let i = 0; i < 3; i++) await settle();
-  return { fake, switchWorkspace, focusOptions };
+  return { fake, switchWorkspace };
 }
 
 const key = (k: string, init: KeyboardEventInit = {}) => fireEvent.keyDown(document.activeElement ?? document.body, { key: k, ...init });
@@ -167,11 +166,12 @@ describe('the keys of the menu, the workspaces and the focus inbox', () => {
   });
 
   it('Shift+C edits the selected focus inbox, and does nothing on a built-in view', async () => {
-    const { focusOptions } = await renderAt('/inbox');
+    const { fake } = await renderAt('/inbox');
     screen.getByRole('listbox', { name: 'Inbox' }).focus();
     key('C', { shiftKey: true });
     await settle();
-    expect(focusOptions).not.toHaveBeenCalled();
+    // The modal's choosers are not even asked for.
+    expect(fake.api.chooserWindow).not.toHaveBeenCalled();
     key('2', { altKey: true, code: 'Digit2' });
     await settle();
     key('C', { shiftKey: true });

@@ -18,11 +18,13 @@ import { useMounted } from '../hooks/useMounted';
 import { useId, useRef, useState } from 'react';
 import { EMPTY_FOCUS_FILTER, formToRules, rulesToForm, type FocusFilter, type ReadStatus } from '../../model/focus';
 import type { ConversationType, FilterRule } from '../../model/types';
-import { MultiSelect, type MultiSelectOption } from './MultiSelect';
+import { MultiSelect, type MultiSelectOption, type MultiSelectSource } from './MultiSelect';
 import '../styles-modal.css';
 
 /** A channel ('#name', detail 'Private' when private) or a person (name, detail their title). */
 export type FocusInboxOption = MultiSelectOption;
+/** Where a chooser's options come from (the worker's channels or people, a window at a time). */
+export type FocusInboxChooser = MultiSelectSource;
 
 export interface FocusInboxSaveInput {
   label: string;
@@ -38,8 +40,10 @@ export interface FocusInboxModalProps {
   /** The page it is created on / belongs to; null when it cannot be determined. */
   pageId: string | null;
   pages: Array<{ id: string; label: string }>;
-  channels: FocusInboxOption[];
-  people: FocusInboxOption[];
+  /** The member's channels; no field when absent (there are none). */
+  channels?: FocusInboxChooser;
+  /** The workspace's people; no field when absent. */
+  people?: FocusInboxChooser;
   /** Resolves when saved; rejects with an Error on failure (the modal stays open with the input intact). */
   onSave(input: FocusInboxSaveInput): Promise<void>;
   onDelete?(): Promise<void>;
@@ -266,24 +270,24 @@ export function FocusInboxModal({ mode, view, pageId, pages, channels, people, o
             </div>
           </fieldset>
 
-          {channels.length > 0 && (
+          {channels && (
             <div className="fim-field">
               <MultiSelect
                 label="Specific Channels"
                 placeholder="All Channels"
-                options={channels}
+                source={channels}
                 selected={form.channels}
                 onChange={(next) => changeFilters((f) => ({ ...f, channels: next }))}
               />
             </div>
           )}
 
-          {people.length > 0 && (
+          {people && (
             <div className="fim-field">
               <MultiSelect
                 label="Specific People"
                 placeholder="All People"
-                options={people}
+                source={people}
                 selected={form.users}
                 onChange={(next) => changeFilters((f) => ({ ...f, users: next }))}
               />

@@ -4,12 +4,18 @@
  * search box, 'Select All' / 'Clear All' over the options matching the search, and a
  * virtualized listbox (only the visible options are in the DOM, so thousands stay fast).
  *
+ * The options are not handed over: a source (the worker's chooser, issue 14 §1) answers the
+ * window of matches the list shows, a page at a time as it scrolls, and the search as the member
+ * types (debounced, the latest wins), so no message carries a whole list of channels or people.
+ *
  * Keyboard: ArrowDown / ArrowUp / Enter / Space on the button open it. In the popup, arrows,
  * PageUp / PageDown (and Home / End in the list) move; Enter toggles (Space too, in the list:
  * in the search box it types a space); Esc closes the popup only, and returns focus to the button.
  */
 import { useCallback, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
+import { useObservable, useSubscription } from 'observable-hooks';
+import { EMPTY, catchError, debounce, filter, from, map, switchMap, timer } from 'rxjs';
 import type { Face } from '../../model/rows';
 import { Avatar } from './Avatar';
 import { ChevronDownIcon, SearchIcon } from './Icons';
@@ -24,12 +30,22 @@ export interface MultiSelectOption {
   avatar?: Face;
 }
 
+/** Where the options come from: windows of the matches of a query (the worker's chooser). */
+export interface MultiSelectSource {
+  /** The matches of `query` from `offset` (at most `limit`), how many match, and how many of `selected` are among them. */
+  window(query: string, offset: number, limit: number, selected: readonly string[]): Promise<{ total: number; selected: number; items: MultiSelectOption[] }>;
+  /** Every matching id ('Select All'), or null when too many match to take at once. */
+  ids(query: string): Promise<{ total: number; ids: string[] | null }>;
+  /** The options of chosen ids (the chips' names). */
+  labels(ids: readonly string[]): Promise<MultiSelectOption[]>;
+}
+
 export interface MultiSelectProps {
   /** The visible field label; also names the button, the search box and the listbox. */
   label: string;
   /** Shown on the button when nothing is selected, e.g. 'All Channels'. */
   placeholder: string;
-  options: readonly MultiSelectOption[];
+  source: MultiSelectSource;
   /** Selected option ids, in the order chosen. */
   selected: readonly string[];
   onChange(next: string[]): void;
@@ -41,15 +57,21 @@ export interface MultiSelectProps {
 
 export const OPTION_HEIGHT = 36;
 const PAGE = 8;
+/** Options asked for at once (the worker answers at most 50). */
+export const WINDOW = 50;
+/** Typing waits this long before searching. */
+export const SEARCH_DEBOUNCE_MS = 120;
+export const TOO_MANY = 'Too many match to select at once: type to narrow';
 
-/** Options whose label or detail contains the query, ignoring case. */
-export function matchOptions<T extends MultiSelectOption>(options: readonly T[], query: string): readonly T[] {
-  const needle = query.trim().toLowerCase();
-  if (!needle) return options;
-  return options.filter((o) => o.label.toLowerCase().includes(needle) || (o.detail?.toLowerCase().includes(needle) ?? false));
+/** The matches of one query as far as they are known: their count, and the options loaded by index. */
+interface Matches {
+  query: string;
+  total: number;
+  selected: number;
+  items: ReadonlyMap<number, MultiSelectOption>;
 }
 
-export function MultiSelect({ label, placeholder, options, selected, onChange, onOpenChange, maxChips = 3 }: MultiSelectProps) {
+export function MultiSelect({ label, placeholder, source, selected, onChange, onOpenChange, maxChips = 3 }: MultiSelectProps) {
   const baseId = useId();
   const labelId = `${baseId}-label`;
   const valueId = `${baseId}-value`;
@@ -61,12 +83,22 @@ export function MultiSelect({ label, placeholder, options, selected, onChange, o
   const [open, setOpenState] = useState(false);
   const [query, setQuery] = useState('');
   const [active, setActive] = useState(0);
+  const [matches, setMatches] = useState<Matches | null>(null);
+  /** How many options there are in all (the answer to the empty query). */
+  const [all, setAll] = useState<number | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  /** Names of options seen, for the chips. */
+  const [names, setNames] = useState<ReadonlyMap<string, string>>(new Map());
   const wrapper = useRef<HTMLDivElement>(null);
   const trigger = useRef<HTMLButtonElement>(null);
   const search = useRef<HTMLInputElement>(null);
   const scrollRef = useRef<HTMLDivElement>(null);
   /** Scroll the active option into view on the next render (keyboard moves only, not hover). */
   const follow = useRef(false);
+  /** Windows asked for and not yet answered (by query and offset). */
+  const asking = useRef(new Set<string>());
+  const selectedRef = useRef(selected);
+  selectedRef.current = selected;
 
   const setOpen = useCallback(
     (next: boolean, refocus = false) => {
@@ -74,6 +106,9 @@ export function MultiSelect({ label, placeholder, options, selected, onChange, o
       if (!next) {
         setQuery('');
         setActive(0);
+        setMatches(null);
+        setNotice(null);
+        asking.current.clear();
         if (refocus) trigger.current?.focus();
       }
       onOpenChange?.(next);
@@ -81,27 +116,98 @@ export function MultiSelect({ label, placeholder, options, selected, onChange, o
     [onOpenChange],
   );
 
+  const remember = useCallback((options: readonly MultiSelectOption[]) => {
+    setNames((known) => {
+      if (options.every((o) => known.get(o.id) === o.label)) return known;
+      const next = new Map(known);
+      for (const o of options) next.set(o.id, o.label);
+      return next;
+    });
+  }, []);
+
+  // The first window of each query, as the member types: debounced (not on opening), the latest wins.
+  const first$ = useObservable(
+    (inputs$) =>
+      inputs$.pipe(
+        filter(([isOpen]) => isOpen),
+        debounce(([, q]) => timer(q.trim() ? SEARCH_DEBOUNCE_MS : 0)),
+        switchMap(([, q, from_]) =>
+          from(from_.window(q, 0, WINDOW, selectedRef.current)).pipe(
+            map((window) => ({ query: q, window })),
+            catchError(() => EMPTY),
+          ),
+        ),
+      ),
+    [open, query, source],
+  );
+  useSubscription(first$, ({ query: q, window }) => {
+    setMatches({ query: q, total: window.total, selected: window.selected, items: new Map(window.items.map((item, i) => [i, item])) });
+    if (!q.trim()) setAll(window.total);
+    remember(window.items);
+  });
+
+  // The names of the first chosen ones (an edited focus inbox shows them by name).
+  const chipIds = selected.slice(0, maxChips);
+  const chipKey = chipIds.join('\u0000');
+  useEffect(() => {
+    const missing = chipKey ? chipKey.split('\u0000').filter((id) => !names.has(id)) : [];
+    if (missing.length === 0) return;
+    let live = true;
+    void source.labels(missing).then(
+      (options) => live && remember(options),
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [chipKey, names, source, remember]);
+
+  // While a new search is under way, the last matches stay (no flicker as the member types).
+  const current = matches;
+  const total = current?.total ?? 0;
   const selectedSet = useMemo(() => new Set(selected), [selected]);
-  const byId = useMemo(() => new Map(options.map((o) => [o.id, o])), [options]);
-  const matching = useMemo(() => matchOptions(options, query), [options, query]);
-  const allMatchingSelected = matching.length > 0 && matching.every((o) => selectedSet.has(o.id));
-  const activeIndex = Math.min(active, Math.max(0, matching.length - 1));
+  const allMatchingSelected = current !== null && total > 0 && current.selected >= total;
+  const activeIndex = Math.min(active, Math.max(0, total - 1));
 
   const virtualizer = useVirtualizer({
-    count: open ? matching.length : 0,
+    count: open ? total : 0,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => OPTION_HEIGHT,
     overscan: 4,
   });
+  const slots = virtualizer.getVirtualItems();
+
+  // Options scrolled to but not loaded: the window from the first of them.
+  const firstMissing = current ? (slots.find((slot) => !current.items.has(slot.index))?.index ?? -1) : -1;
+  useEffect(() => {
+    if (!current || firstMissing < 0) return;
+    const key = `${current.query}\u0000${firstMissing}`;
+    if (asking.current.has(key)) return;
+    asking.current.add(key);
+    const q = current.query;
+    void source.window(q, firstMissing, WINDOW, selectedRef.current).then(
+      (window) => {
+        asking.current.delete(key);
+        setMatches((m) => {
+          if (!m || m.query !== q) return m;
+          const items = new Map(m.items);
+          window.items.forEach((item, i) => items.set(firstMissing + i, item));
+          return { ...m, total: window.total, items };
+        });
+        remember(window.items);
+      },
+      () => asking.current.delete(key),
+    );
+  }, [current, firstMissing, source, remember]);
 
   useEffect(() => {
     if (open) search.current?.focus();
   }, [open]);
 
   useEffect(() => {
-    if (open && follow.current && matching.length > 0) virtualizer.scrollToIndex(activeIndex, { align: 'auto' });
+    if (open && follow.current && total > 0) virtualizer.scrollToIndex(activeIndex, { align: 'auto' });
     follow.current = false;
-  }, [open, activeIndex, matching.length, virtualizer]);
+  }, [open, activeIndex, total, virtualizer]);
 
   // A press anywhere outside closes the popup.
   useEffect(() => {
@@ -114,30 +220,47 @@ export function MultiSelect({ label, placeholder, options, selected, onChange, o
     return () => document.removeEventListener('mousedown', onDown);
   }, [open, setOpen]);
 
+  /** The count of selected matches moves with what this control changes (every option shown matches the query). */
+  const countSelected = (by: number) =>
+    setMatches((m) => (m ? { ...m, selected: Math.max(0, Math.min(m.total, by === Infinity ? m.total : m.selected + by)) } : m));
+
   const toggle = (id: string) => {
-    onChange(selectedSet.has(id) ? selected.filter((s) => s !== id) : [...selected, id]);
+    const on = selectedSet.has(id);
+    onChange(on ? selected.filter((s) => s !== id) : [...selected, id]);
+    countSelected(on ? -1 : 1);
   };
 
-  const toggleAll = () => {
+  const toggleAll = async () => {
+    if (!current) return;
+    const q = current.query;
+    const answer = await source.ids(q).catch(() => null);
+    if (!answer?.ids) {
+      setNotice(TOO_MANY);
+      return;
+    }
+    setNotice(null);
+    const latest = selectedRef.current;
     if (allMatchingSelected) {
-      const drop = new Set(matching.map((o) => o.id));
-      onChange(selected.filter((id) => !drop.has(id)));
+      const drop = new Set(answer.ids);
+      onChange(latest.filter((id) => !drop.has(id)));
+      countSelected(-Infinity);
     } else {
-      const add = matching.filter((o) => !selectedSet.has(o.id)).map((o) => o.id);
-      onChange([...selected, ...add]);
+      const has = new Set(latest);
+      onChange([...latest, ...answer.ids.filter((id) => !has.has(id))]);
+      countSelected(Infinity);
     }
   };
 
   const move = (event: ReactKeyboardEvent, index: number) => {
     event.preventDefault();
-    if (matching.length === 0) return;
+    if (total === 0) return;
     follow.current = true;
-    setActive(Math.max(0, Math.min(matching.length - 1, index)));
+    setActive(Math.max(0, Math.min(total - 1, index)));
   };
 
   const toggleActive = (event: ReactKeyboardEvent) => {
     event.preventDefault();
-    const option = matching[activeIndex];
+    const option = current?.items.get(activeIndex);
     if (option) toggle(option.id);
   };
 
@@ -155,7 +278,7 @@ export function MultiSelect({ label, placeholder, options, selected, onChange, o
       case 'Home':
         return inList ? move(event, 0) : undefined;
       case 'End':
-        return inList ? move(event, matching.length - 1) : undefined;
+        return inList ? move(event, total - 1) : undefined;
       case 'Enter':
         return toggleActive(event);
       case ' ':
@@ -181,9 +304,14 @@ export function MultiSelect({ label, placeholder, options, selected, onChange, o
     }
   };
 
-  const chips = selected.slice(0, maxChips).map((id) => ({ id, label: byId.get(id)?.label ?? id }));
+  const chips = chipIds.map((id) => ({ id, label: names.get(id) ?? '…' }));
   const more = selected.length - chips.length;
-  const items = virtualizer.getVirtualItems();
+  const activeLoaded = current?.items.has(activeIndex) ?? false;
+  const status = () => {
+    if (notice) return notice;
+    if (!current) return 'Searching…';
+    return query.trim() && all !== null ? `${total} of ${all} match` : `${total} options`;
+  };
 
   return (
     // eslint-disable-next-line jsx-a11y/no-static-element-interactions -- catches the Esc bubbled from its button, search box and list
@@ -247,7 +375,7 @@ export function MultiSelect({ label, placeholder, options, selected, onChange, o
                 aria-expanded="true"
                 aria-controls={listId}
                 aria-autocomplete="list"
-                aria-activedescendant={matching.length ? optionId(activeIndex) : undefined}
+                aria-activedescendant={activeLoaded ? optionId(activeIndex) : undefined}
                 placeholder="Search"
                 autoComplete="off"
                 spellCheck={false}
@@ -255,12 +383,13 @@ export function MultiSelect({ label, placeholder, options, selected, onChange, o
                 onChange={(event) => {
                   setQuery(event.target.value);
                   setActive(0);
+                  setNotice(null);
                   follow.current = true;
                 }}
                 onKeyDown={(event) => onNavKey(event, false)}
               />
             </label>
-            <button type="button" className="button small-button ms-all" onClick={toggleAll} disabled={matching.length === 0}>
+            <button type="button" className="button small-button ms-all" onClick={() => void toggleAll()} disabled={total === 0}>
               {allMatchingSelected ? 'Clear All' : 'Select All'}
             </button>
           </div>
@@ -272,15 +401,25 @@ export function MultiSelect({ label, placeholder, options, selected, onChange, o
             aria-label={label}
             aria-multiselectable="true"
             tabIndex={0}
-            aria-activedescendant={matching.length ? optionId(activeIndex) : undefined}
+            aria-activedescendant={activeLoaded ? optionId(activeIndex) : undefined}
+            aria-busy={current === null}
             onKeyDown={(event) => onNavKey(event, true)}
           >
-            {matching.length === 0 ? (
+            {current !== null && total === 0 ? (
               <div className="ms-empty muted">No matches</div>
             ) : (
               <div className="ms-canvas" style={{ height: virtualizer.getTotalSize() }}>
-                {items.map((slot) => {
-                  const option = matching[slot.index]!;
+                {slots.map((slot) => {
+                  const option = current?.items.get(slot.index);
+                  if (!option)
+                    return (
+                      <div
+                        key={`loading-${slot.index}`}
+                        className="ms-option ms-loading"
+                        aria-hidden="true"
+                        style={{ transform: `translateY(${slot.start}px)`, height: slot.size }}
+                      />
+                    );
                   const isSelected = selectedSet.has(option.id);
                   return (
                     // eslint-disable-next-line jsx-a11y/click-events-have-key-events, jsx-a11y/interactive-supports-focus -- an option of an aria-activedescendant listbox: the focus stays on the search box or the listbox, whose Enter (Space in the list) ticks it
@@ -289,7 +428,7 @@ export function MultiSelect({ label, placeholder, options, selected, onChange, o
                       id={optionId(slot.index)}
                       role="option"
                       aria-selected={isSelected}
-                      aria-setsize={matching.length}
+                      aria-setsize={total}
                       aria-posinset={slot.index + 1}
                       className={`ms-option${slot.index === activeIndex ? ' active' : ''}${isSelected ? ' selected' : ''}`}
                       style={{ transform: `translateY(${slot.start}px)`, height: slot.size }}
@@ -312,7 +451,7 @@ export function MultiSelect({ label, placeholder, options, selected, onChange, o
             )}
           </div>
           <div className="ms-status muted small" aria-live="polite">
-            {query.trim() ? `${matching.length} of ${options.length} match` : `${options.length} options`}
+            {status()}
           </div>
         </div>
       )}

@@ -13,7 +13,8 @@ import { ConversationPane } from '../components/ConversationPane';
 import { useToast } from '../components/Toasts';
 import { command } from '../engine';
 import { useLoadState, usePageViews, useViewCounts } from '../hooks/useEngine';
-import { FocusInboxModal, type FocusInboxOption, type FocusInboxSaveInput } from '../components/FocusInboxModal';
+import { FocusInboxModal, type FocusInboxChooser, type FocusInboxSaveInput } from '../components/FocusInboxModal';
+import { focusChoosers } from '../components/focusChoosers';
 import { PAGES, type CustomView } from '../../model/views';
 import { handlerOf, useActionHandlers, type ActionHandlers } from '../keyboard/dispatch';
 import { focusRegion } from '../keyboard/regions';
@@ -46,7 +47,7 @@ function readSortMode(page: string): SortMode {
 interface ModalState {
   mode: 'create' | 'edit';
   view?: CustomView;
-  options: { channels: FocusInboxOption[]; people: FocusInboxOption[] };
+  options: { channels?: FocusInboxChooser; people?: FocusInboxChooser };
 }
 
 export function ListPage({
@@ -94,7 +95,7 @@ export function ListPage({
   }
 
   const openModal = useCallback(async (mode: 'create' | 'edit', view?: CustomView) => {
-    const options = await command((api) => api.focusOptions());
+    const options = await focusChoosers();
     setModal({ mode, view, options });
   }, []);
 

@@ -7,8 +7,10 @@
  * Leaving ends the session on the server and resets; so does unmounting. A reload is not
  * leaving: the tab's session is picked up again, with its history and stats.
  *
- * A generation number guards every await: an answer that comes back after the user left is
- * dropped, and a session that started after the user left is ended at once.
+ * Each step is one stream of the worker (issue 14 §1): the start with its question (catchupBegin),
+ * a turn with the stats after it (catchupTurn), an undo with the stats after it (catchupUndo).
+ * Leaving unsubscribes: an answer that comes back after the user left is dropped, and a session
+ * that started after the user left is ended at once by the worker.
  *
  * A proposal ('Mark these read?') is answered by the member's own yes or no, typed or spoken, or
  * by its buttons, which send the proposal's id (issue 12 §3). What a yes marked read can be
@@ -16,24 +18,23 @@
  * to where it was read up to before.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { Subscription } from 'rxjs';
 import {
   CATCHUP_CONFIRM_LABEL,
   CATCHUP_DECLINE_LABEL,
   CATCHUP_ERRORS,
   CAUGHT_UP_MESSAGE,
   type AskSource,
-  type CatchupChatResponse,
   type CatchupMarked,
   type CatchupProposal,
   type CatchupStats,
 } from '../../../model/ai';
-import { CATCHUP_INITIAL_QUESTION_DELAY_MS } from '../../../model/constants';
-import { command } from '../../engine';
+import { command, remoteStream } from '../../engine';
 import { isTyping } from '../../keyboard/shortcuts';
 import { useActionHandlers } from '../../keyboard/dispatch';
 import { useLatest } from '../../hooks/useLatest';
 import { useToast } from '../Toasts';
-import type { AskResult } from '../../../worker/ai';
+import type { CatchupEvent } from '../../../streams/catchupTurn';
 
 export interface ChatMessage {
   id: number;
@@ -80,8 +81,6 @@ function rememberSession(id: string | null): void {
 
 export const START_VIEW: CatchupView = { screen: 'start', sessionId: null, stats: null, messages: [], pending: false, error: null, proposal: null };
 
-const failed = (error: unknown) => ({ success: false as const, ok: false as const, error: (error as Error)?.message ?? '' });
-
 export interface Catchup {
   view: CatchupView;
   /** Starts a session and shows the conversation; the question, if any, is sent 100 ms later. */
@@ -103,7 +102,8 @@ export function useCatchup({ onReply }: { onReply?: (text: string) => void } = {
   const generation = useRef(0);
   const session = useRef<string | null>(null);
   const busy = useRef(false);
-  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  /** The streams in flight (the start, a turn): leaving unsubscribes them. */
+  const flows = useRef(new Subscription());
   const nextId = useRef(0);
   /** What the last yes marked read, and where each was read up to before (for undo). */
   const lastMarked = useRef<CatchupMarked[] | null>(null);
@@ -114,7 +114,8 @@ export function useCatchup({ onReply }: { onReply?: (text: string) => void } = {
   /** Ends the current session (if any) and forgets everything in flight. */
   const end = useCallback(() => {
     generation.current += 1;
-    clearTimeout(timer.current);
+    flows.current.unsubscribe();
+    flows.current = new Subscription();
     busy.current = false;
     lastMarked.current = null;
     const id = session.current;
@@ -130,7 +131,7 @@ export function useCatchup({ onReply }: { onReply?: (text: string) => void } = {
     if (!id) return;
     const g = generation.current;
     void command((api) => api.catchupSession(id))
-      .catch(failed)
+      .catch((error: unknown) => ({ success: false as const, error: (error as Error)?.message ?? '' }))
       .then((result) => {
         if (g !== generation.current) return;
         const restored = 'session' in result ? result.session : undefined;
@@ -149,45 +150,45 @@ export function useCatchup({ onReply }: { onReply?: (text: string) => void } = {
       });
   }, []);
 
-  /** Refreshes the session's stats (unless `current` says the user left meanwhile). */
-  const refreshStats = useCallback(async (current: () => boolean = () => true) => {
-    const id = session.current;
-    if (!id) return;
-    const stats = await command((api) => api.catchupStats(id)).catch(failed);
-    if (!current()) return;
-    if (stats.success && 'stats' in stats && stats.stats) {
-      const fresh = stats.stats;
-      setView((v) => ({ ...v, stats: fresh }));
-    } else setView((v) => ({ ...v, error: stats.error || CATCHUP_ERRORS.stats }));
-  }, []);
-
-  /** One turn: the member's words, or a proposal's button (`answer`). */
-  const talk = useCallback(
-    (raw: string, answer?: { proposalId: string; confirm: boolean }) => {
-      const text = raw.trim();
-      if (!text || busy.current) return;
-      busy.current = true;
-      const g = generation.current;
-      const id = session.current;
-      const current = () => g === generation.current;
-      setView((v) => ({ ...v, pending: true, messages: [...v.messages, message('user', text)] }));
-
-      const reply = (answer: string, extra: Partial<ChatMessage>) => {
-        setView((v) => ({ ...v, pending: false, messages: [...v.messages, message('assistant', answer, extra)] }));
-        replyListener.current?.(answer);
-      };
+  /** What a step of the worker says, shown; `answer` is the proposal's button of this turn, `waiting` whether the start has a question to send. */
+  const apply = useCallback(
+    (event: CatchupEvent, context: { answer?: boolean; waiting?: boolean }) => {
       const fail = (error: string) => setView((v) => ({ ...v, pending: false, error }));
-
-      void (async () => {
-        if (id) {
-          const result: CatchupChatResponse = await command((api) =>
-            answer ? api.catchupAnswer(id, answer.proposalId, answer.confirm) : api.catchupChat(id, text),
-          ).catch(failed);
-          if (!current()) return;
+      switch (event.kind) {
+        case 'started': {
+          const { result } = event;
+          const waiting = context.waiting ?? false;
+          if (result.sessionId) {
+            session.current = result.sessionId;
+            rememberSession(result.sessionId);
+            const { sessionId, stats, message: greeting } = result;
+            setView((v) => ({
+              ...v,
+              sessionId,
+              stats: stats ?? null,
+              pending: waiting,
+              messages: greeting ? [...v.messages, message('assistant', greeting)] : v.messages,
+            }));
+            if (greeting) replyListener.current?.(greeting);
+          } else if (result.success) {
+            const text = result.message || CAUGHT_UP_MESSAGE;
+            setView((v) => ({ ...v, pending: waiting, messages: [...v.messages, message('assistant', text)] }));
+            replyListener.current?.(text);
+          } else {
+            setView((v) => ({ ...v, pending: waiting, error: result.error || CATCHUP_ERRORS.start }));
+          }
+          return;
+        }
+        case 'asked':
+          busy.current = true;
+          setView((v) => ({ ...v, pending: true, messages: [...v.messages, message('user', event.text)] }));
+          return;
+        case 'replied': {
+          const { result } = event;
           busy.current = false;
           if (!result.success) {
             // A button of a proposal that is no longer open goes.
-            if (answer) setView((v) => ({ ...v, proposal: null }));
+            if (context.answer) setView((v) => ({ ...v, proposal: null }));
             return fail(result.error || CATCHUP_ERRORS.chat);
           }
           if (result.marked?.length) lastMarked.current = result.marked;
@@ -200,17 +201,59 @@ export function useCatchup({ onReply }: { onReply?: (text: string) => void } = {
             return { ...v, pending: false, proposal, messages: [...v.messages, message('assistant', said, extra)] };
           });
           replyListener.current?.(said);
-          await refreshStats(current);
-        } else {
-          const result = await command<AskResult>((api) => api.ask(text)).catch(failed);
-          if (!current()) return;
+          return;
+        }
+        case 'answered': {
+          const { result } = event;
           busy.current = false;
           if (!result.ok) return fail(result.error);
-          reply(result.answer.answer, { sources: result.answer.sources, confidence: result.answer.confidence });
+          const { answer, sources, confidence } = result.answer;
+          setView((v) => ({ ...v, pending: false, messages: [...v.messages, message('assistant', answer, { sources, confidence })] }));
+          replyListener.current?.(answer);
+          return;
         }
-      })();
+        case 'stats': {
+          const { result } = event;
+          if (result.success && result.stats) {
+            const fresh = result.stats;
+            setView((v) => ({ ...v, stats: fresh }));
+          } else setView((v) => ({ ...v, error: result.error || CATCHUP_ERRORS.stats }));
+          return;
+        }
+        case 'undone':
+          return;
+      }
     },
-    [refreshStats, replyListener],
+    [replyListener],
+  );
+
+  /** Follows one step of the worker until it ends or the member leaves. */
+  const follow = useCallback(
+    (open: Parameters<typeof remoteStream<CatchupEvent>>[0], context: { answer?: boolean; waiting?: boolean }) => {
+      flows.current.add(
+        remoteStream<CatchupEvent>(open).subscribe({
+          next: (event) => apply(event, context),
+          error: (error: unknown) => {
+            busy.current = false;
+            setView((v) => ({ ...v, pending: false, error: (error as Error)?.message || CATCHUP_ERRORS.chat }));
+          },
+        }),
+      );
+    },
+    [apply],
+  );
+
+  /** One turn: the member's words, or a proposal's button (`answer`). */
+  const talk = useCallback(
+    (raw: string, answer?: { proposalId: string; confirm: boolean }) => {
+      const text = raw.trim();
+      if (!text || busy.current) return;
+      busy.current = true;
+      setView((v) => ({ ...v, pending: true, messages: [...v.messages, message('user', text)] }));
+      const input = { sessionId: session.current, text, ...(answer ? { answer } : {}) };
+      follow((api, o) => api.catchupTurn(input, o), { answer: answer !== undefined });
+    },
+    [follow],
   );
 
   const send = useCallback((text: string) => talk(text), [talk]);
@@ -224,54 +267,24 @@ export function useCatchup({ onReply }: { onReply?: (text: string) => void } = {
     const marked = lastMarked.current;
     if (!marked) return null;
     lastMarked.current = null;
-    return (async () => {
-      const done = await Promise.all(marked.map((m) => command((api) => api.markUnread(m.conversation_id, m.last_read)).catch(() => false)));
-      await refreshStats();
-      return done.every(Boolean);
-    })();
-  }, [refreshStats]);
+    const id = session.current;
+    return new Promise<boolean>((resolve) => {
+      remoteStream<CatchupEvent>((api, o) => api.catchupUndo(id, marked, o)).subscribe({
+        next: (event) => (event.kind === 'undone' ? resolve(event.ok) : apply(event, {})),
+        error: () => resolve(false),
+        complete: () => resolve(false),
+      });
+    });
+  }, [apply]);
 
   const begin = useCallback(
     (question?: string) => {
       end();
-      const g = generation.current;
       setView({ ...START_VIEW, screen: 'conversation', pending: true });
-      void (async () => {
-        const result = await command((api) => api.catchupStart()).catch(failed);
-        if (g !== generation.current) {
-          // The user left before the session started: end it at once.
-          const late = 'sessionId' in result ? result.sessionId : undefined;
-          if (late) void command((api) => api.catchupEnd(late)).catch(() => undefined);
-          return;
-        }
-        const waiting = question !== undefined && question.trim() !== '';
-        if ('sessionId' in result && result.sessionId) {
-          session.current = result.sessionId;
-          rememberSession(result.sessionId);
-          const { sessionId, stats, message: greeting } = result;
-          setView((v) => ({
-            ...v,
-            sessionId,
-            stats: stats ?? null,
-            pending: waiting,
-            messages: greeting ? [...v.messages, message('assistant', greeting)] : v.messages,
-          }));
-          if (greeting) replyListener.current?.(greeting);
-        } else if (result.success) {
-          const text = ('message' in result && result.message) || CAUGHT_UP_MESSAGE;
-          setView((v) => ({ ...v, pending: waiting, messages: [...v.messages, message('assistant', text)] }));
-          replyListener.current?.(text);
-        } else {
-          setView((v) => ({ ...v, pending: waiting, error: result.error || CATCHUP_ERRORS.start }));
-        }
-        if (waiting) {
-          timer.current = setTimeout(() => {
-            if (g === generation.current) send(question);
-          }, CATCHUP_INITIAL_QUESTION_DELAY_MS);
-        }
-      })();
+      const waiting = question !== undefined && question.trim() !== '';
+      follow((api, o) => api.catchupBegin(question, o), { waiting });
     },
-    [end, send, replyListener],
+    [end, follow],
   );
 
   const leave = useCallback(() => {
