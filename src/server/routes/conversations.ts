@@ -1,4 +1,5 @@
 /** SPEC §7.2: conversations, messages and users, as the signed-in member sees them. */
+import { MEMBER_AVATARS_SHOWN } from '../../model/constants';
 import { readableText, userMentions } from '../../model/slack';
 import { mentionsOf } from '../mentions';
 import { Hono } from 'hono';
@@ -99,7 +100,9 @@ export function conversationRoutes(ctx: AppContext) {
         cursor: z.string().max(200).optional(),
         offset: intString(10_000_000).optional(),
         limit: intString(100_000).optional(),
-        includeUsers: z.enum(['true', 'false']).optional(),
+        // 'referenced': only the people the page's rows name (a DM's person, a group's members, the last
+        // message's author): a first page that paints at once; the client asks for everyone with a later page.
+        includeUsers: z.enum(['true', 'false', 'referenced']).optional(),
       }),
     );
     const after = q.cursor === undefined ? undefined : decodeCursor(q.cursor);
@@ -114,9 +117,13 @@ export function conversationRoutes(ctx: AppContext) {
       limit: q.limit,
       skipTotal: !first,
     });
-    const withUsers = q.includeUsers ? q.includeUsers === 'true' : first;
+    const withUsers = q.includeUsers ? q.includeUsers !== 'false' : first;
     const data: { conversations: ConversationSummary[]; users?: Record<string, unknown> } = { conversations };
-    if (withUsers) data.users = Object.fromEntries((await ctx.store.listUsers(s.workspaceId)).map((u) => [u.id, u]));
+    if (withUsers) {
+      const named = q.includeUsers === 'referenced' ? referencedUsers(conversations) : null;
+      const users = await ctx.store.listUsers(s.workspaceId);
+      data.users = Object.fromEntries(users.filter((u) => !named || named.has(u.id)).map((u) => [u.id, u]));
+    }
     return c.json({
       success: true,
       data,
@@ -317,4 +324,17 @@ export function conversationRoutes(ctx: AppContext) {
   });
 
   return app;
+}
+
+/** The people a page of rows names: a DM's person, the faces a row shows, the last message's and a thread's authors. */
+function referencedUsers(conversations: readonly ConversationSummary[]): Set<string> {
+  const ids = new Set<string>();
+  for (const c of conversations) {
+    if (c.dm_user) ids.add(c.dm_user);
+    // A row shows a few members' faces (MEMBER_AVATARS_SHOWN, the member among them).
+    for (const id of (c.member_ids ?? []).slice(0, MEMBER_AVATARS_SHOWN + 1)) ids.add(id);
+    if (c.latest_message?.user) ids.add(c.latest_message.user);
+    if (c.parent_message?.user) ids.add(c.parent_message.user);
+  }
+  return ids;
 }

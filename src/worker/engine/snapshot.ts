@@ -52,12 +52,17 @@ export function createSnapshot(core: Core) {
     let total = 0;
     let cursor: string | undefined;
     let fetchedAll = false;
+    /** Everyone is loaded (a first page of 'referenced' people asks for them with the second). */
+    let peopleLoaded = !progressive;
     for (;;) {
       let page: DataPage;
       try {
-        // A first load's first page is small, so the first rows paint at once; the rest come in big pages behind it.
-        const limit = progressive && cursor === undefined ? Math.min(FIRST_PAGE, pageSize) : pageSize;
-        page = await http.request<DataPage>('/api/conversations/data', { query: { order: 'activity', limit, cursor } });
+        // A first load's first page is small and names only the people its rows show, so the first rows paint at
+        // once; the rest come in big pages behind it, the second with everyone (issue 14 §4).
+        const small = progressive && cursor === undefined;
+        const limit = small ? Math.min(FIRST_PAGE, pageSize) : pageSize;
+        const includeUsers = small ? 'referenced' : progressive && !peopleLoaded ? 'true' : undefined;
+        page = await http.request<DataPage>('/api/conversations/data', { query: { order: 'activity', limit, cursor, includeUsers } });
       } catch (error) {
         // SPEC §4.3: no data yet (404) — fetch everything from the workspace once, then retry.
         if (!(error instanceof HttpFailure) || error.status !== 404 || fetchedAll || cursor !== undefined) throw error;
@@ -68,6 +73,7 @@ export function createSnapshot(core: Core) {
       }
       if (cursor === undefined) total = page.total ?? 0;
       store.mergeUsers(page.data.users);
+      if (page.data.users && cursor !== undefined) peopleLoaded = true;
       if (progressive) {
         store.addMany(page.data.conversations);
         changed();
@@ -76,6 +82,11 @@ export function createSnapshot(core: Core) {
       load$.next({ status: 'loading', loaded, total: Math.max(total, loaded) });
       if (!page.next_cursor) break;
       cursor = page.next_cursor;
+    }
+    if (!peopleLoaded) {
+      // Everything fit in the small first page: the rest of the workspace's people (the palette searches them).
+      const people = await http.request<DataPage>('/api/conversations/data', { query: { limit: 1, includeUsers: 'true' } });
+      store.mergeUsers(people.data.users);
     }
     if (!progressive) log.time('apply snapshot', () => store.replaceAll(conversations));
     await loadViews();
