@@ -52,6 +52,9 @@ function watch<T>(obs: Observable<T>) {
     get latest(): T | undefined {
       return values[values.length - 1];
     },
+    get count(): number {
+      return values.length;
+    },
     until(predicate: (v: T) => boolean, label: string, ms = 8_000): Promise<T> {
       const started = Date.now();
       return new Promise((resolve, reject) => {
@@ -162,6 +165,44 @@ describe('engine over a MessageChannel', () => {
     await command((e) => e.setSearchQuery('w'));
     await results.until((s) => s.status === 'idle', 'cleared');
     results.stop();
+  });
+
+  it('re-sends an open conversation only when it changed: nothing for a message elsewhere, once for one in it', async () => {
+    const { token } = await signIn(server.url);
+    const channels = (await api(server.url, token)<{ data: { conversations: ConversationSummary[] } }>('/api/conversations/data?type=channel')).body.data
+      .conversations;
+    // Two channels and someone else who is in both.
+    let pair: [ConversationSummary, ConversationSummary, string] | undefined;
+    for (const a of channels)
+      for (const b of channels) {
+        const shared = a.id !== b.id ? a.member_ids.find((id) => id !== 'U0SIFTME1' && b.member_ids.includes(id)) : undefined;
+        if (shared && !pair) pair = [a, b, shared];
+      }
+    const [open, elsewhere, sender] = pair!;
+    const { token: theirs } = await signIn(server.url, sender);
+    const detail = watch(remoteStream<ConversationDetail>((e, o) => e.conversation(open.id, o)));
+    await detail.until((d) => d.status === 'loaded', 'conversation loaded');
+    await new Promise((r) => setTimeout(r, 100));
+    try {
+      const before = detail.count;
+
+      const unreadBefore = (await command((e) => e.facts(elsewhere.id)))!.unread;
+      await api(server.url, theirs)('/api/messages/send', { body: { channel: elsewhere.id, text: 'Somewhere else' } });
+      const started = Date.now();
+      while ((await command((e) => e.facts(elsewhere.id)))!.unread === unreadBefore && Date.now() - started < 8_000)
+        await new Promise((r) => setTimeout(r, 10));
+      expect((await command((e) => e.facts(elsewhere.id)))!.unread).toBe(unreadBefore + 1);
+      await new Promise((r) => setTimeout(r, 100));
+      expect(detail.count).toBe(before);
+
+      const sent = await api(server.url, theirs)('/api/messages/send', { body: { channel: open.id, text: 'Right here' } });
+      await detail.until((d) => d.messages.some((m) => m.ts === sent.body.ts), 'the message in the open conversation');
+      await new Promise((r) => setTimeout(r, 100));
+      expect(detail.count).toBe(before + 1);
+      expect(detail.latest?.conversation?.latest_message?.ts).toBe(sent.body.ts);
+    } finally {
+      detail.stop();
+    }
   });
 
   it('reports a failed send without losing anything', async () => {

@@ -2,39 +2,123 @@
  * The open conversation (SPEC §4.4): its messages, loaded once over HTTP and then kept live from
  * the applied events (message updates, edits and deletions, sends in flight), with its summary
  * from the store. Events that arrive while the messages load are held and folded in.
+ *
+ * It emits only when this conversation changed: an event for another conversation, or a store
+ * change that leaves this conversation's summary as it was, sends nothing. The events part applies
+ * an event to the store before it passes it on here and announces the store change after, so an
+ * event that changes both the messages and the summary emits once.
+ *
+ *   load$           --c|
+ *   updates$        ------o--t---      (o: another conversation, t: this one)
+ *   storeVersion$   ------v--v---
+ *   detail          l-d------e---      (l: loading, d: loaded, e: t applied)
  */
-import {
-  catchError,
-  combineLatest,
-  defer,
-  distinctUntilChanged,
-  filter,
-  finalize,
-  from,
-  map,
-  merge,
-  of,
-  scan,
-  startWith,
-  switchMap,
-  tap,
-  type Observable,
-} from 'rxjs';
-import type { Conversation, Message, MessageUpdateData } from '../../model/types';
-import { reduceMessageChange, reduceMessages } from '../reduce';
-import type { Core } from './core';
+import { catchError, defer, distinctUntilChanged, filter, finalize, from, map, merge, of, scan, startWith, switchMap, tap, type Observable } from 'rxjs';
+import type { Logger } from '../../model/logger';
+import type { Conversation, ConversationSummary, Message, MessageUpdateData } from '../../model/types';
+import { reduceMessageChange, reduceMessages, type MessageChange } from '../reduce';
+import type { Core, PendingSend } from './core';
 import { toHttpError, type ConversationDetail } from './types';
 
+export interface ConversationDetailInputs {
+  id: string;
+  /** The conversation with its messages, as the server answers it (one value). */
+  load$: Observable<Conversation>;
+  /** Applied events, after the store applied them. */
+  updates$: Observable<MessageUpdateData>;
+  changes$: Observable<MessageChange>;
+  pending$: Observable<PendingSend>;
+  /** Ticks when the store changed. */
+  storeVersion$: Observable<unknown>;
+  /** The store's summary of the conversation now. */
+  summary: () => ConversationSummary | undefined;
+  /** The member's user id and workspace, read when a detail is sent. */
+  context: () => { me: string; workspaceId: string };
+  log: Pick<Logger, 'warn'>;
+}
+
+type Step = (messages: Message[]) => Message[];
+const same: Step = (messages) => messages;
+
+/** A pending copy added, or taken back out (the same list when it is not there). */
+function pendingStep({ kind, message }: PendingSend): Step {
+  if (kind === 'add') return (messages) => [...messages, message];
+  return (messages) => {
+    const kept = messages.filter((m) => !(m.pending && m.client_msg_id === message.client_msg_id));
+    return kept.length === messages.length ? messages : kept;
+  };
+}
+
+/** One open conversation as a stream: loading, then loaded and kept live (or an error). */
+export function conversationDetail(inputs: ConversationDetailInputs): Observable<ConversationDetail> {
+  const { id, log } = inputs;
+  const updates$ = inputs.updates$.pipe(filter((d) => d.conversation_id === id));
+  return defer(() => {
+    const early: MessageUpdateData[] = [];
+    const earlySub = updates$.subscribe((d) => early.push(d));
+    return inputs.load$.pipe(
+      switchMap((c) => {
+        earlySub.unsubscribe();
+        const initial = { messages: early.reduce((msgs, d) => reduceMessages(msgs, id, d, log), c.messages), summary: inputs.summary() };
+        const steps$ = merge(
+          updates$.pipe(
+            map(
+              (d): Step =>
+                (msgs) =>
+                  reduceMessages(msgs, id, d, log),
+            ),
+          ),
+          inputs.changes$.pipe(
+            filter((change) => change.conversation_id === id),
+            map(
+              (change): Step =>
+                (msgs) =>
+                  reduceMessageChange(msgs, id, change),
+            ),
+          ),
+          inputs.pending$.pipe(
+            filter((p) => p.message.channel === id),
+            map(pendingStep),
+          ),
+          inputs.storeVersion$.pipe(map(() => same)),
+        );
+        return steps$.pipe(
+          scan((state, step) => ({ messages: step(state.messages), summary: inputs.summary() }), initial),
+          startWith(initial),
+          distinctUntilChanged((a, b) => a.messages === b.messages && a.summary === b.summary),
+          map(({ messages, summary }): ConversationDetail => {
+            const { me, workspaceId } = inputs.context();
+            return {
+              id,
+              status: 'loaded',
+              conversation: summary ?? c,
+              participants: c.participants,
+              members: c.members_data,
+              ...(c.mentions ? { mentions: c.mentions } : {}),
+              me,
+              ...(workspaceId ? { workspaceId } : {}),
+              messages,
+            };
+          }),
+        );
+      }),
+      startWith<ConversationDetail>({ id, status: 'loading', messages: [] }),
+      catchError((error: unknown) => of<ConversationDetail>({ id, status: 'error', messages: [], error: toHttpError(error) })),
+      finalize(() => earlySub.unsubscribe()),
+    );
+  });
+}
+
 export function createConversationDetail(core: Core) {
-  const { log, http, store, changed, storeVersion$, messageUpdates$, messageChanges$, pendingSends$ } = core;
+  const { log, http, store, changed } = core;
 
   /** One open conversation: its messages (loaded once, then kept live) and its summary. */
-  function conversation(id: string): Observable<ConversationDetail> {
-    return defer(() => {
-      const early: MessageUpdateData[] = [];
-      const earlySub = messageUpdates$.subscribe((d) => early.push(d));
-      const loaded$ = from(http.request<{ conversation: Conversation }>(`/api/conversations/${encodeURIComponent(id)}/threads`)).pipe(
-        tap(({ conversation: c }) => {
+  const conversation = (id: string): Observable<ConversationDetail> =>
+    conversationDetail({
+      id,
+      load$: defer(() => from(http.request<{ conversation: Conversation }>(`/api/conversations/${encodeURIComponent(id)}/threads`))).pipe(
+        map((body) => body.conversation),
+        tap((c) => {
           store.mergeUsers(c.members_data);
           if (!store.conversations.has(c.id)) {
             const { participants: _p, members_data: _m, messages: _msgs, last_message: _l, ...summary } = c;
@@ -42,60 +126,15 @@ export function createConversationDetail(core: Core) {
             changed();
           }
         }),
-        switchMap(({ conversation: c }) => {
-          earlySub.unsubscribe();
-          const initial = early.reduce((msgs, d) => reduceMessages(msgs, id, d, log), c.messages);
-          type Step = (msgs: Message[]) => Message[];
-          const messages$ = merge(
-            messageUpdates$.pipe(
-              map(
-                (d): Step =>
-                  (msgs) =>
-                    reduceMessages(msgs, id, d, log),
-              ),
-            ),
-            messageChanges$.pipe(
-              map(
-                (change): Step =>
-                  (msgs) =>
-                    reduceMessageChange(msgs, id, change),
-              ),
-            ),
-            pendingSends$.pipe(
-              filter((p) => p.message.channel === id),
-              map(({ kind, message }): Step =>
-                kind === 'add' ? (msgs) => [...msgs, message] : (msgs) => msgs.filter((m) => !(m.pending && m.client_msg_id === message.client_msg_id)),
-              ),
-            ),
-          ).pipe(
-            scan((msgs, step) => step(msgs), initial),
-            startWith(initial),
-          );
-          const summary$ = storeVersion$.pipe(
-            map(() => store.conversations.get(id)),
-            distinctUntilChanged(),
-          );
-          return combineLatest([messages$, summary$]).pipe(
-            map(([messages, summary]): ConversationDetail => ({
-              id,
-              status: 'loaded',
-              conversation: summary ?? c,
-              participants: c.participants,
-              members: c.members_data,
-              ...(c.mentions ? { mentions: c.mentions } : {}),
-              me: store.me,
-              ...(store.workspaceId ? { workspaceId: store.workspaceId } : {}),
-              messages,
-            })),
-          );
-        }),
-        startWith<ConversationDetail>({ id, status: 'loading', messages: [] }),
-        catchError((error: unknown) => of<ConversationDetail>({ id, status: 'error', messages: [], error: toHttpError(error) })),
-        finalize(() => earlySub.unsubscribe()),
-      );
-      return loaded$;
+      ),
+      updates$: core.messageUpdates$,
+      changes$: core.messageChanges$,
+      pending$: core.pendingSends$,
+      storeVersion$: core.storeVersion$,
+      summary: () => store.conversations.get(id),
+      context: () => ({ me: store.me, workspaceId: store.workspaceId }),
+      log,
     });
-  }
 
   return { streams: { conversation } };
 }

@@ -25,16 +25,21 @@ export function createEvents(core: Core) {
         return;
       case 'message_update': {
         const update = data as MessageUpdateData;
-        if (store.applyMessageUpdate(update)) changed();
+        // The store first, then the open conversation, then the store's readers: the open conversation reads
+        // its new summary with its new messages and sends them once.
+        const storeChanged = store.applyMessageUpdate(update);
         messageUpdates$.next(update);
+        if (storeChanged) changed();
         announce(update, isReplay);
         return;
       }
-      case 'conversation_update':
-        if (store.applyConversationUpdate(data as ConversationUpdateData)) changed();
+      case 'conversation_update': {
+        const storeChanged = store.applyConversationUpdate(data as ConversationUpdateData);
         // An edit or a deletion made in the workspace reaches the open conversation too.
         if ((data as MessageChange).message || (data as MessageChange).deleted_ts) messageChanges$.next(data as MessageChange);
+        if (storeChanged) changed();
         return;
+      }
       case 'fetch_complete':
         reload$.next();
         return;
