@@ -14,11 +14,10 @@
  */
 import { useCallback, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useObservable, useSubscription } from 'observable-hooks';
-import { EMPTY, catchError, debounce, filter, from, map, switchMap, timer } from 'rxjs';
 import type { Face } from '../../model/rows';
 import { Avatar } from './Avatar';
 import { ChevronDownIcon, SearchIcon } from './Icons';
+import { useChooserWindows } from './useChooserWindows';
 import '../styles-modal.css';
 
 export interface MultiSelectOption {
@@ -57,19 +56,7 @@ export interface MultiSelectProps {
 
 export const OPTION_HEIGHT = 36;
 const PAGE = 8;
-/** Options asked for at once (the worker answers at most 50). */
-export const WINDOW = 50;
-/** Typing waits this long before searching. */
-export const SEARCH_DEBOUNCE_MS = 120;
 export const TOO_MANY = 'Too many match to select at once: type to narrow';
-
-/** The matches of one query as far as they are known: their count, and the options loaded by index. */
-interface Matches {
-  query: string;
-  total: number;
-  selected: number;
-  items: ReadonlyMap<number, MultiSelectOption>;
-}
 
 export function MultiSelect({ label, placeholder, source, selected, onChange, onOpenChange, maxChips = 3 }: MultiSelectProps) {
   const baseId = useId();
@@ -83,22 +70,17 @@ export function MultiSelect({ label, placeholder, source, selected, onChange, on
   const [open, setOpenState] = useState(false);
   const [query, setQuery] = useState('');
   const [active, setActive] = useState(0);
-  const [matches, setMatches] = useState<Matches | null>(null);
-  /** How many options there are in all (the answer to the empty query). */
-  const [all, setAll] = useState<number | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
-  /** Names of options seen, for the chips. */
-  const [names, setNames] = useState<ReadonlyMap<string, string>>(new Map());
   const wrapper = useRef<HTMLDivElement>(null);
   const trigger = useRef<HTMLButtonElement>(null);
   const search = useRef<HTMLInputElement>(null);
   const scrollRef = useRef<HTMLDivElement>(null);
   /** Scroll the active option into view on the next render (keyboard moves only, not hover). */
   const follow = useRef(false);
-  /** Windows asked for and not yet answered (by query and offset). */
-  const asking = useRef(new Set<string>());
   const selectedRef = useRef(selected);
   selectedRef.current = selected;
+  const chipIds = selected.slice(0, maxChips);
+  const { matches, setMatches, all, names, asking, loadFrom } = useChooserWindows(source, open, query, selectedRef, chipIds);
 
   const setOpen = useCallback(
     (next: boolean, refocus = false) => {
@@ -113,54 +95,8 @@ export function MultiSelect({ label, placeholder, source, selected, onChange, on
       }
       onOpenChange?.(next);
     },
-    [onOpenChange],
+    [onOpenChange, setMatches, asking],
   );
-
-  const remember = useCallback((options: readonly MultiSelectOption[]) => {
-    setNames((known) => {
-      if (options.every((o) => known.get(o.id) === o.label)) return known;
-      const next = new Map(known);
-      for (const o of options) next.set(o.id, o.label);
-      return next;
-    });
-  }, []);
-
-  // The first window of each query, as the member types: debounced (not on opening), the latest wins.
-  const first$ = useObservable(
-    (inputs$) =>
-      inputs$.pipe(
-        filter(([isOpen]) => isOpen),
-        debounce(([, q]) => timer(q.trim() ? SEARCH_DEBOUNCE_MS : 0)),
-        switchMap(([, q, from_]) =>
-          from(from_.window(q, 0, WINDOW, selectedRef.current)).pipe(
-            map((window) => ({ query: q, window })),
-            catchError(() => EMPTY),
-          ),
-        ),
-      ),
-    [open, query, source],
-  );
-  useSubscription(first$, ({ query: q, window }) => {
-    setMatches({ query: q, total: window.total, selected: window.selected, items: new Map(window.items.map((item, i) => [i, item])) });
-    if (!q.trim()) setAll(window.total);
-    remember(window.items);
-  });
-
-  // The names of the first chosen ones (an edited focus inbox shows them by name).
-  const chipIds = selected.slice(0, maxChips);
-  const chipKey = chipIds.join('\u0000');
-  useEffect(() => {
-    const missing = chipKey ? chipKey.split('\u0000').filter((id) => !names.has(id)) : [];
-    if (missing.length === 0) return;
-    let live = true;
-    void source.labels(missing).then(
-      (options) => live && remember(options),
-      () => undefined,
-    );
-    return () => {
-      live = false;
-    };
-  }, [chipKey, names, source, remember]);
 
   // While a new search is under way, the last matches stay (no flicker as the member types).
   const current = matches;
@@ -180,26 +116,8 @@ export function MultiSelect({ label, placeholder, source, selected, onChange, on
   // Options scrolled to but not loaded: the window from the first of them.
   const firstMissing = current ? (slots.find((slot) => !current.items.has(slot.index))?.index ?? -1) : -1;
   useEffect(() => {
-    if (!current || firstMissing < 0) return;
-    const key = `${current.query}\u0000${firstMissing}`;
-    if (asking.current.has(key)) return;
-    asking.current.add(key);
-    const q = current.query;
-    void source.window(q, firstMissing, WINDOW, selectedRef.current).then(
-      (window) => {
-        asking.current.delete(key);
-        setMatches((m) => {
-          if (!m || m.query !== q) return m;
-          const items = new Map(m.items);
-          window.items.forEach((item, i) => items.set(firstMissing + i, item));
-          return { ...m, total: window.total, items };
-        });
-        remember(window.items);
-      },
-      () => asking.current.delete(key),
-    );
-  }, [current, firstMissing, source, remember]);
-
+    if (firstMissing >= 0) loadFrom(firstMissing);
+  }, [firstMissing, loadFrom]);
   useEffect(() => {
     if (open) search.current?.focus();
   }, [open]);
