@@ -17,6 +17,9 @@ import type { ConversationSummary } from '../src/model/types';
 import { buildClientIfNeeded } from '../scripts/start';
 import { ensureChromium } from '../scripts/chromium';
 
+/** How long a page stays open after its list loaded: long enough for the engine to save its local copy. */
+const SETTLE_MS = 5_000;
+
 export interface StartPhase {
   firstRowsMs: number;
   loadedMs: number;
@@ -121,6 +124,8 @@ export async function benchStartup(): Promise<StartupBench> {
     let started = Date.now();
     await signIn(page, proxy.url);
     const cold = await measure(page, started, proxy.bytes);
+    // The member reads for a moment: the engine saves its copy (a second after the last change, then the write).
+    await page.waitForTimeout(SETTLE_MS);
     await page.close();
 
     // Warm: the same profile opens Sift again; nothing changed meanwhile.
@@ -130,6 +135,7 @@ export async function benchStartup(): Promise<StartupBench> {
     await page.goto(`${proxy.url}/inbox`);
     const warm = await measure(page, started, proxy.bytes);
     const heapMB = await heaps(browser, page);
+    await page.waitForTimeout(SETTLE_MS);
     await page.close();
 
     // 100 changes while closed: replies posted from another session of the member.

@@ -29,6 +29,8 @@ export function createCopy(core: Core) {
   /** Opens the member's copy and reads it, once per session. */
   function open(key: string) {
     if (opened?.key !== key) {
+      const stale = opened;
+      if (stale) void stale.copy.then((copy) => copy?.close());
       const copy = openLocalCopy(key).catch((error: unknown) => {
         log.warn('The local copy is not available; starting from the server', { message: (error as Error)?.message });
         return null;
@@ -86,6 +88,12 @@ export function createCopy(core: Core) {
       log.warn('The local copy could not be wiped', { message: (error as Error)?.message });
     }
   }
+
+  // The last member's copy starts loading as the engine starts, while the page asks who is signed in: when
+  // the answer is that member (nearly always), the list paints as soon as it is read.
+  void readLastSession().then((last) => {
+    if (last && core.sessionKey$.value === null && opened === null) open(last.memberKey);
+  });
 
   const running = core.sessionKey$
     .pipe(
