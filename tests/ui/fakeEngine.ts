@@ -23,6 +23,7 @@ import type { AiCategory, ConversationSummary, LiveState, UserData } from '../..
 import { setEngineForTests, type RemoteEngine } from '../../src/ui/engine';
 import type { EngineApi, RemoteObserver, RemoteSubscription, Unsubscribe, ViewCounts } from '../../src/worker/api';
 import type { ConversationDetail, IncomingMessage, LoadState } from '../../src/worker/engine';
+import { markReadAndNext } from '../../src/worker/engine/reads';
 import { EngineStore } from '../../src/worker/store';
 import { catchupStreams } from '../../src/worker/ai';
 import { chooserCommands } from '../../src/worker/choosers';
@@ -220,6 +221,7 @@ export function createFakeEngine(options: FakeEngineOptions = {}) {
       changed();
       return true;
     }),
+    markReadAndNext: vi.fn<AsCommand<EngineApi['markReadAndNext']>>((viewId, id, layout) => markReadAndNext(store, (x) => api.markRead(x), viewId, id, layout)),
     markUnread: vi.fn<AsCommand<EngineApi['markUnread']>>(async (id) => {
       if (!store.applyMessageUpdate({ action: 'channel_marked', conversation_id: id, unread_count: 1 })) return false;
       changed();

@@ -126,6 +126,21 @@ describe('engine over a MessageChannel', () => {
     for (const w of [live, load, win, detail]) w.stop();
   });
 
+  it('marks read and answers the next conversation of the view in one command (Ctrl+E)', async () => {
+    const layout: Layout = { order: 'time', headers: false, collapsed: [], query: '' };
+    const [first, second] = [await command((e) => e.idAt('inbox', 0, layout)), await command((e) => e.idAt('inbox', 1, layout))];
+    const before = (await command((e) => e.facts(first!)))!;
+    expect(before.unread).toBeGreaterThan(0);
+    const marked = await command((e) => e.markReadAndNext('inbox', first!, layout));
+    // It left the unread inbox: the one after it took its place.
+    expect(marked).toEqual({ next: second, index: 0, lastRead: before.last_read });
+    expect((await command((e) => e.facts(first!)))!.unread).toBe(0);
+    expect(await command((e) => e.idAt('inbox', 0, layout))).toBe(second);
+    // Already read: nothing to do.
+    expect(await command((e) => e.markReadAndNext('inbox', first!, layout))).toBeNull();
+    expect(await command((e) => e.markUnread(first!, marked!.lastRead || undefined))).toBe(true);
+  });
+
   it('sends into a thread conversation as a reply to its thread', async () => {
     const { token } = await signIn(server.url);
     const threads = (await api(server.url, token)<{ data: { conversations: ConversationSummary[] } }>('/api/conversations/data?type=thread')).body.data

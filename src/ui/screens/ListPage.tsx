@@ -246,22 +246,12 @@ export function ListPage({
     if (started - lastMarkRead.current < MARK_READ_GUARD_MS) return;
     lastMarkRead.current = started;
     const id = openId;
-    const facts = await command((api) => api.facts(id));
-    if (!facts || facts.unread === 0) return;
-    const index = await command((api) => api.indexOf(viewId, id, layout));
-    const ok = await command((api) => api.markRead(id));
-    if (!ok) return; // the engine reloads the list
-    undo.current = { run: () => command((api) => api.markUnread(id, facts.last_read || undefined)) };
-    // Next conversation: the one that took its place when it left the view, else the one after it; else the previous.
-    const stayed = (await command((api) => api.idAt(viewId, index, layout))) === id;
-    let nextIndex = stayed ? index + 1 : index;
-    let next = await command((api) => api.idAt(viewId, nextIndex, layout));
-    if (!next && index > 0) {
-      nextIndex = index - 1;
-      next = await command((api) => api.idAt(viewId, nextIndex, layout));
-    }
-    setOpenId(next && next !== id ? next : null);
-    setCursor(Math.max(0, nextIndex));
+    // One command: the engine marks it read and answers the next to open (null: it was read, or the mark failed and the list reloads).
+    const marked = await command((api) => api.markReadAndNext(viewId, id, layout));
+    if (!marked) return;
+    undo.current = { run: () => command((api) => api.markUnread(id, marked.lastRead || undefined)) };
+    setOpenId(marked.next);
+    setCursor(marked.index);
   }, [openId, viewId, layout]);
 
   const setCategory = useCallback(

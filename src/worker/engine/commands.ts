@@ -6,7 +6,9 @@
 import type { AiCategory, ConversationSummary, Message } from '../../model/types';
 import { parseThreadId } from '../../model/validation';
 import type { View } from '../../model/views';
+import type { Layout } from '../../model/layout';
 import type { Core } from './core';
+import { markReadAndNext } from './reads';
 import { toHttpError, type SendResult, type ViewInput } from './types';
 
 export function createCommands(core: Core) {
@@ -139,6 +141,8 @@ export function createCommands(core: Core) {
 
   return {
     markRead,
+    /** Marks a conversation read and answers the next one to open in the view (see reads.ts). */
+    markReadAndNext: (viewId: string, id: string, layout?: Layout) => markReadAndNext(store, markRead, viewId, id, layout),
     markUnread,
     markViewRead,
     setCategory,

@@ -1,12 +1,49 @@
 /**
  * Small reads the page asks for one at a time: a conversation's facts for a command, the names
  * behind a '+N', a person, the DM with someone, the id or slot at a list position, the options of
- * the focus inbox modal. Synchronous over the store; each crosses Comlink as one answer.
+ * the focus inbox modal. Synchronous over the store; each crosses Comlink as one answer. Also the
+ * decision behind 'mark read and open the next' (markReadAndNext), over a store and a mark-read
+ * command, so the page's test engine answers it from the same code.
  */
 import type { Layout } from '../../model/layout';
 import { conversationTitle, displayName } from '../../model/rows';
 import type { User } from '../../model/types';
+import type { EngineStore } from '../store';
 import type { Core } from './core';
+
+/** What 'mark read and open the next' answers: the conversation to open (null: none), the list slot for the cursor, and the read mark an undo goes back to. */
+export interface MarkedAndNext {
+  next: string | null;
+  index: number;
+  lastRead: string;
+}
+
+/**
+ * Marks an unread conversation read and answers which to open next in the view (the page's Ctrl+E, one
+ * round trip): the one that took its place when it left the view, else the one after it; else the one
+ * before. Null when it is unknown or already read, or the mark failed (the engine then reloads).
+ */
+export async function markReadAndNext(
+  store: EngineStore,
+  markRead: (id: string) => Promise<boolean>,
+  viewId: string,
+  id: string,
+  layout?: Layout,
+): Promise<MarkedAndNext | null> {
+  const c = store.conversations.get(id);
+  if (!c || c.unread_count_display === 0) return null;
+  const lastRead = c.last_read;
+  const index = store.indexOf(viewId, id, layout);
+  if (!(await markRead(id))) return null;
+  const stayed = store.idAt(viewId, index, layout) === id;
+  let nextIndex = stayed ? index + 1 : index;
+  let next = store.idAt(viewId, nextIndex, layout);
+  if (!next && index > 0) {
+    nextIndex = index - 1;
+    next = store.idAt(viewId, nextIndex, layout);
+  }
+  return { next: next && next !== id ? next : null, index: Math.max(0, nextIndex), lastRead };
+}
 
 export function createReads(core: Core) {
   const { store } = core;
