@@ -16,6 +16,8 @@
  * local copy (issue 14 §2): `sync.storeVersion$` ticks on every store change, `sync.sequence$` is the
  * sequence the store is up to date with; EngineOptions.savedState is where a session starts from a copy.
  */
+import { distinctUntilChanged, map, merge, of, skipWhile, type Observable } from 'rxjs';
+import type { LiveState } from '../model/types';
 import { createCommands } from './engine/commands';
 import { createConversationDetail } from './engine/conversationDetail';
 import { createCopy } from './engine/copy';
@@ -62,6 +64,11 @@ export function createEngine(options: EngineOptions) {
       ...detail.streams,
       ...search.streams,
       ...windows.streams,
+      /**
+       * When the member's data last matched the server (issue 14 §3, the offline status): the moment the live
+       * stream last dropped, or, before it ever connected, when the local copy was saved; null: never.
+       */
+      lastSynced: () => lastSynced(session.streams.liveState(), copy),
       /** A refinement as it streams: {chunk}…, then {done, text} or {error}; unsubscribing cancels it. */
       refine: refine$,
     },
@@ -72,6 +79,19 @@ export function createEngine(options: EngineOptions) {
       copy?.dispose();
     },
   };
+}
+
+/** The last moment the stream was up (a drop ends it), starting from the copy's save time. */
+function lastSynced(liveState$: Observable<LiveState>, copy: ReturnType<typeof createCopy> | null): Observable<number | null> {
+  const connected$ = liveState$.pipe(
+    map((state) => state.status === 'connected'),
+    // Before the first connection nothing is synced beyond the copy.
+    skipWhile((connected) => !connected),
+    distinctUntilChanged(),
+    // Connected: synced now; dropped: synced until now. Either way the moment is now.
+    map(() => Date.now()),
+  );
+  return merge(copy ? copy.savedAt$ : of(null), connected$);
 }
 
 export type Engine = ReturnType<typeof createEngine>;

@@ -15,6 +15,7 @@ import { isTs } from '../../model/ts';
 import { isConversationId } from '../../model/validation';
 import { useLiveState } from '../hooks/useEngine';
 import { SideMenu } from '../components/SideMenu';
+import { OfflineStatus } from '../components/OfflineStatus';
 import { useAnnounceConnection } from '../components/Announcer';
 import { ScreenBoundary } from '../components/ErrorBoundary';
 import { ListPage } from './ListPage';
@@ -33,6 +34,9 @@ function nextRequest(previous: OpenConversation | undefined, id: string, extra: 
 }
 
 const search$ = remoteStream<SearchState<PaletteItem>>((api, o) => api.search(o));
+const lastSynced$ = remoteStream<number | null>((api, o) => api.lastSynced(o));
+/** The live states in which Sift cannot reach the server (connecting and a deliberate disconnect are not offline). */
+const OFFLINE = new Set(['error', 'failed']);
 const IDLE: SearchState<PaletteItem> = { query: '', status: 'idle', results: { conversations: [], messages: [], users: [] }, resetSelection: true };
 
 export function Shell({ page, status, onLogout }: { page: Page; status: AuthStatus; onLogout: () => void }) {
@@ -46,6 +50,7 @@ export function Shell({ page, status, onLogout }: { page: Page; status: AuthStat
   const [query, setQuery] = useState('');
   const [openRequest, setOpenRequest] = useState<OpenConversation>();
   const search = useObservableState(search$, IDLE);
+  const lastSynced = useObservableState(lastSynced$, null);
   const [resetKey, setResetKey] = useState(0);
   const aiEnabled = useFeatureFlag('aiEnabled') === true;
   const profiles = useFeatureFlag('userProfile') === true;
@@ -166,6 +171,8 @@ export function Shell({ page, status, onLogout }: { page: Page; status: AuthStat
         />
       )}
       <span className={`live-dot ${live.status}`} role="status" aria-label={`Live updates: ${live.status}`} title={`Live updates: ${live.status}`} />
+      {/* Offline (issue 14 §3): the list, views and cached conversations still work; this says since when. */}
+      <OfflineStatus online={!OFFLINE.has(live.status)} lastSyncedAt={lastSynced} now={now} />
     </div>
   );
 }

@@ -13,7 +13,7 @@
  *   to another member or workspace wipe the previous member's copy and the last session: nothing of a
  *   member stays in a browser they signed out of.
  */
-import { EMPTY, distinctUntilChanged, from, pairwise, startWith, switchMap, type Observable } from 'rxjs';
+import { BehaviorSubject, EMPTY, distinctUntilChanged, from, pairwise, startWith, switchMap, type Observable } from 'rxjs';
 import type { AuthStatus } from '../../model/types';
 import { persistCopy, SavedState as CopyState } from '../copySync';
 import { readLastSession, saveLastSession, wipeLastSession } from '../localCopy/lastSession';
@@ -46,9 +46,14 @@ export function createCopy(core: Core) {
     return opened;
   }
 
+  /** When the copy a session started from was saved (null: no copy). */
+  const savedAt$ = new BehaviorSubject<number | null>(null);
+
   /** What a session starts from: the member's copy, or null (none, another schema, no storage). */
-  function savedState(key: string): Promise<SavedState | null> {
-    return open(key).loaded;
+  async function savedState(key: string): Promise<SavedState | null> {
+    const saved = await open(key).loaded;
+    savedAt$.next(saved?.savedAt ?? null);
+    return saved;
   }
 
   /** Saves the store into the member's copy while their session lives. */
@@ -116,6 +121,7 @@ export function createCopy(core: Core) {
       ),
     /** Who was signed in last, when the server cannot be reached. */
     lastSession: readLastSession,
+    savedAt$: savedAt$.asObservable(),
     dispose: () => running.unsubscribe(),
   };
 }
