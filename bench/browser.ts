@@ -62,14 +62,19 @@ function instrument() {
   } as typeof EventTarget.prototype.addEventListener;
 }
 
-export async function benchBrowser(): Promise<BrowserBench> {
+/** Chromium, the built client and the server over the large demo database (generated on first run). */
+export async function startLargeServer() {
   ensureChromium();
   buildClientIfNeeded();
-  const server = await startServer({
+  return startServer({
     dataDir: join(import.meta.dirname, '..', 'data', 'bench-large'),
     env: { SIFT_DEMO_SIZE: 'large' },
     startTimeoutMs: 400_000,
   });
+}
+
+export async function benchBrowser(): Promise<BrowserBench> {
+  const server = await startLargeServer();
   const browser = await launchBrowser();
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });

@@ -9,13 +9,11 @@
  */
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { api, signIn as apiSignIn } from '../tests/server/helpers';
-import { launchBrowser, signIn, startServer } from '../tests/e2e/harness';
+import { launchBrowser, signIn } from '../tests/e2e/harness';
+import { startLargeServer } from './browser';
 import type { ConversationSummary } from '../src/model/types';
-import { buildClientIfNeeded } from '../scripts/start';
-import { ensureChromium } from '../scripts/chromium';
 
 /** How long a page stays open after its list loaded: long enough for the engine to save its local copy. */
 const SETTLE_MS = 5_000;
@@ -105,13 +103,7 @@ async function heaps(browser: Browser, page: Page): Promise<{ page: number | nul
 }
 
 export async function benchStartup(): Promise<StartupBench> {
-  ensureChromium();
-  buildClientIfNeeded();
-  const server = await startServer({
-    dataDir: join(import.meta.dirname, '..', 'data', 'bench-large'),
-    env: { SIFT_DEMO_SIZE: 'large' },
-    startTimeoutMs: 400_000,
-  });
+  const server = await startLargeServer();
   const proxy = await countingProxy(server.url);
   const browser = await launchBrowser();
   try {

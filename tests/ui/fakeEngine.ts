@@ -18,13 +18,14 @@ import type { RefineEvent, RefineMode, UnreadSummary } from '../../src/model/ai'
 import { vi, type Mock } from 'vitest';
 import { PREVIEW_LENGTH } from '../../src/model/constants';
 import { FLAT_LAYOUT, type Layout } from '../../src/model/layout';
-import { conversationTitle, displayName, type ViewWindow } from '../../src/model/rows';
+import { displayName, type ViewWindow } from '../../src/model/rows';
 import type { AiCategory, ConversationSummary, LiveState, UserData } from '../../src/model/types';
 import { setEngineForTests, type RemoteEngine } from '../../src/ui/engine';
 import type { EngineApi, RemoteObserver, RemoteSubscription, Unsubscribe, ViewCounts } from '../../src/worker/api';
 import type { ConversationDetail, IncomingMessage, LoadState } from '../../src/worker/engine';
 import { markReadAndNext } from '../../src/worker/engine/reads';
 import { EngineStore } from '../../src/worker/store';
+import { conversationFacts } from '../../src/worker/engine/reads';
 import { catchupStreams } from '../../src/worker/ai';
 import { chooserCommands } from '../../src/worker/choosers';
 import type { Observable } from 'rxjs';
@@ -236,20 +237,7 @@ export function createFakeEngine(options: FakeEngineOptions = {}) {
       return true;
     }),
     send: vi.fn<AsCommand<EngineApi['send']>>(async () => ({ ok: true })),
-    facts: vi.fn<AsCommand<EngineApi['facts']>>(async (id) => {
-      const c = store.conversations.get(id);
-      return c
-        ? {
-            id: c.id,
-            name: conversationTitle(c, store.users),
-            unread: c.unread_count_display,
-            last_read: c.last_read,
-            category: c.ai_category ?? null,
-            type: c.type,
-            dm_user: c.dm_user ?? null,
-          }
-        : null;
-    }),
+    facts: vi.fn<AsCommand<EngineApi['facts']>>(async (id) => conversationFacts(store, id)),
     idAt: vi.fn<AsCommand<EngineApi['idAt']>>(async (viewId, index, layout) => store.idAt(viewId, index, layout)),
     slotAt: vi.fn<AsCommand<EngineApi['slotAt']>>(async (viewId, index, layout) => store.slotAt(viewId, index, layout)),
     indexOf: vi.fn<AsCommand<EngineApi['indexOf']>>(async (viewId, id, layout) => store.indexOf(viewId, id, layout)),

@@ -50,20 +50,7 @@ export function createReads(core: Core) {
 
   return {
     /** One conversation's small facts for a command (name, unread, category, last_read). */
-    facts: (id: string) => {
-      const c = store.conversations.get(id);
-      return c
-        ? {
-            id: c.id,
-            name: conversationTitle(c, store.users),
-            unread: c.unread_count_display,
-            last_read: c.last_read,
-            category: c.ai_category ?? null,
-            type: c.type,
-            dm_user: c.dm_user ?? null,
-          }
-        : null;
-    },
+    facts: (id: string) => conversationFacts(store, id),
     /** The names of a conversation's other members (the '+N' hover list). */
     memberNames: (id: string): string[] => {
       const c = store.conversations.get(id);
@@ -93,4 +80,20 @@ export function createReads(core: Core) {
     slotAt: (viewId: string, index: number, layout?: Layout) => store.slotAt(viewId, index, layout),
     indexOf: (viewId: string, id: string, layout?: Layout) => store.indexOf(viewId, id, layout),
   };
+}
+
+/** One conversation's small facts for a command (name, unread, category, last_read), or null when not held. */
+export function conversationFacts(store: Pick<EngineStore, 'conversations' | 'users'>, id: string) {
+  const c = store.conversations.get(id);
+  return c
+    ? {
+        id: c.id,
+        name: conversationTitle(c, store.users),
+        unread: c.unread_count_display,
+        last_read: c.last_read,
+        category: c.ai_category ?? null,
+        type: c.type,
+        dm_user: c.dm_user ?? null,
+      }
+    : null;
 }
