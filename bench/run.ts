@@ -9,7 +9,9 @@
  *     conversations, before and after 10 corrections, and its time at the large size;
  *   - Chromium at the large demo size: hold j for 3 s, then scroll the list to the bottom
  *     (longest main-thread task, rows in the DOM, largest worker->page message);
- *   - the local copy in a Chromium worker (issue 14 §2): write, start-up read, a delta of 100, size.
+ *   - the local copy in a Chromium worker (issue 14 §2): write, start-up read, a delta of 100, size;
+ *   - start-up in Chromium (issue 14 §4): cold, warm and after 100 changes while closed: time to the
+ *     first rows and the whole list, API bytes, warm/cold ratios, page and worker heaps.
  * `npm run bench -- --no-browser` skips the Chromium part (the first run of it builds the
  * large workspace under data/bench-large, about a minute and a half).
  */
@@ -18,6 +20,7 @@ import { benchFilter } from './filter';
 import { benchDemoGenerator } from './demoGenerator';
 import { benchBrowser } from './browser';
 import { benchLocalCopy, localCopyLines } from './localCopy';
+import { benchStartup, type StartPhase } from './startup';
 import { benchLocalMatch, benchServerSearch } from './search';
 import { benchAiAccuracy } from './aiAccuracy';
 import { benchClassifyLarge } from './aiClassify';
@@ -133,6 +136,25 @@ if (!process.argv.includes('--no-browser')) {
     verdicts.push([`${name}: largest message`, phase.largestMessageBytes <= 10 * 1024]);
   }
   for (const line of localCopyLines(await benchLocalCopy())) out(line);
+
+  const st = await benchStartup();
+  const mib = (bytes: number) => (bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MiB` : `${(bytes / 1024).toFixed(1)} KiB`);
+  const phase = (p: StartPhase) =>
+    `first rows ${(p.firstRowsMs / 1000).toFixed(2)} s, whole list ${(p.loadedMs / 1000).toFixed(2)} s, ${mib(p.apiBytes)} of API answers`;
+  out(`\nStart-up at the large demo size (${st.conversations.toLocaleString()} conversations; issue 14 §4)`);
+  out(`  cold (fresh browser, sign-in): ${phase(st.cold)}`);
+  out(`  warm (nothing changed):        ${phase(st.warm)}`);
+  out(`  after 100 changes while closed: ${phase(st.afterChanges)}`);
+  out(
+    `  warm/cold: first rows ${st.ratios.warmFirstRows.toFixed(3)}, bytes ${st.ratios.warmBytes.toFixed(5)}; after changes/cold bytes ${st.ratios.changesBytes.toFixed(5)}; JS heap page ${st.heapMB.page ?? '?'} MB + worker ${st.heapMB.worker ?? '?'} MB`,
+  );
+  out('  (budgets: warm first rows ≤ 10 % of cold; warm whole list ≤ 1 s; bytes ≤ 2 % of cold, warm and after changes; cold first rows ≤ 1 s; heaps ≤ 300 MB)');
+  verdicts.push(['start-up: warm first rows ≤ 10 % of cold', st.ratios.warmFirstRows <= 0.1]);
+  verdicts.push(['start-up: warm whole list ≤ 1 s', st.warm.loadedMs <= 1_000]);
+  verdicts.push(['start-up: warm bytes ≤ 2 % of cold', st.ratios.warmBytes <= 0.02]);
+  verdicts.push(['start-up: bytes after 100 changes ≤ 2 % of cold', st.ratios.changesBytes <= 0.02]);
+  verdicts.push(['start-up: cold first rows ≤ 1 s', st.cold.firstRowsMs <= 1_000]);
+  verdicts.push(['start-up: page + worker heap ≤ 300 MB', (st.heapMB.page ?? 0) + (st.heapMB.worker ?? 0) <= 300]);
 }
 
 const failed = verdicts.filter(([, ok]) => !ok).map(([name]) => name);
