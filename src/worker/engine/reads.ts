@@ -57,18 +57,6 @@ export function createReads(core: Core) {
       if (!c) return [];
       return c.member_ids.filter((m) => m !== store.me).map((m) => displayName(store.users.get(m), m));
     },
-    /** Options of the focus inbox modal: the member's channels and the workspace's people. */
-    focusOptions: () => {
-      const channels = [...store.conversations.values()]
-        .filter((c) => c.type === 'channel')
-        .map((c) => (c.is_private ? { id: c.id, label: `#${c.name}`, detail: 'Private' } : { id: c.id, label: `#${c.name}` }))
-        .sort((a, b) => a.label.localeCompare(b.label));
-      const people = [...store.users.values()]
-        .filter((u) => u.id !== store.me)
-        .map((u) => ({ id: u.id, label: displayName(u, u.id), detail: (u as User).title }))
-        .sort((a, b) => a.label.localeCompare(b.label));
-      return { channels, people };
-    },
     /** A person of the workspace, as the users map holds them (null when unknown). */
     user: (id: string): User | null => (store.users.get(id) as User | undefined) ?? null,
     /** The DM with a person, when the member has one. */
