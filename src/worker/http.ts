@@ -13,6 +13,8 @@ export interface HttpClientOptions {
   baseUrl: string;
   fetch?: typeof fetch;
   timeoutMs?: number;
+  /** Called when the server answers 401: the session ended (logout elsewhere, revoked, expired). */
+  onUnauthorized?: () => void;
 }
 
 export class HttpFailure extends Error implements HttpError {
@@ -86,6 +88,7 @@ export function createHttpClient(options: HttpClientOptions) {
         body = undefined;
       }
     }
+    if (response.status === 401) options.onUnauthorized?.();
     if (!response.ok) throw new HttpFailure(false, response.status, errorMessageOf(body));
     return body as T;
   }

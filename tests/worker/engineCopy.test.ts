@@ -166,6 +166,22 @@ describe('the engine with a local copy', () => {
     await page.close();
   });
 
+  it('a session revoked elsewhere: the next request answers 401, the engine signs out and the copy is wiped', async () => {
+    const page = await start();
+    await page.engine.authStatus();
+    await loaded(page.engine);
+    await copySavedTo(0);
+    // The member revokes every session from another client (the same session, as the server sees it).
+    await api(server.url, token)('/api/auth/revoke', { method: 'POST', body: {} });
+    await page.engine.reload();
+    const live = await firstValueFrom(stream<{ status: string }>((o) => page.engine.liveState(o as never)).pipe(filter((s) => s.status === 'unauthenticated')));
+    expect(live.status).toBe('unauthenticated');
+    for (let i = 0; i < 100 && (await indexedDB.databases()).length > 0; i++) await new Promise((r) => setTimeout(r, 25));
+    expect(await indexedDB.databases()).toEqual([]);
+    await page.close();
+    ({ token } = await signIn(server.url));
+  });
+
   it('logout leaves nothing of the member in IndexedDB', async () => {
     const page = await start();
     await page.engine.authStatus();

@@ -9,6 +9,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { OAUTH_RECHECK_DELAY_MS } from '../../model/constants';
 import type { AuthStatus } from '../../model/types';
 import { command, engine } from '../engine';
+import { liveState$ } from './useEngine';
 import { forgetStoredToken } from '../session';
 
 export type AuthState =
@@ -39,6 +40,19 @@ export function useAuth() {
       setState({ phase: 'error', message: (error as Error).message || 'Failed to initialize' });
     }
   }, []);
+
+  // The session ended while Sift was open (a 401: revoked, expired, signed out in another tab): the engine
+  // signed out and wiped the member's copy; the page goes back to sign-in (issue 14 §2).
+  const authenticated = state.phase === 'authenticated';
+  useEffect(() => {
+    if (!authenticated) return undefined;
+    let seen = false;
+    const subscription = liveState$.subscribe((live) => {
+      if (live.status !== 'unauthenticated') seen = true;
+      else if (seen) setState({ phase: 'unauthenticated' });
+    });
+    return () => subscription.unsubscribe();
+  }, [authenticated]);
 
   useEffect(() => {
     if (returnedFromSignIn()) {

@@ -9,7 +9,8 @@ import type { ConversationDetail, LoadState } from '../../worker/engine';
 import { remoteStream } from '../engine';
 import type { ViewCounts } from '../../worker/api';
 
-const liveState$ = remoteStream<LiveState>((api, o) => api.liveState(o));
+/** The live connection's state (shared: the page subscribes once however many read it). */
+export const liveState$ = remoteStream<LiveState>((api, o) => api.liveState(o));
 const loadState$ = remoteStream<LoadState>((api, o) => api.loadState(o));
 const viewCounts$ = remoteStream<ViewCounts>((api, o) => api.viewCounts(o));
 

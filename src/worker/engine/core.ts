@@ -32,7 +32,15 @@ export function createCore(options: EngineOptions) {
    * new session. The session's token is never here: it is the browser's HttpOnly cookie.
    */
   const sessionKey$ = new BehaviorSubject<string | null>(null);
-  const http = createHttpClient({ baseUrl: options.baseUrl, fetch: fetchFn });
+  // A 401 means the session ended (revoked, expired, signed out elsewhere): the engine signs out, which
+  // wipes the member's local copy (copy.ts) and tells the page through the live state (issue 14 §2).
+  const http = createHttpClient({
+    baseUrl: options.baseUrl,
+    fetch: fetchFn,
+    onUnauthorized: () => {
+      if (sessionKey$.value !== null) sessionKey$.next(null);
+    },
+  });
   const ai = createAiClient({ http, signedIn: () => sessionKey$.value !== null, fetch: fetchFn });
   const store = new EngineStore(log);
   const storeVersion$ = new BehaviorSubject<number>(0);
