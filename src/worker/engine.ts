@@ -4,6 +4,7 @@
  *   session.ts             who is signed in; per session the live connection, its events and the loads
  *   snapshot.ts            the snapshot in pages, views, reload and refresh, starting from a saved state
  *   copy.ts                the local copy: a start from it, its saves, the last session, its wipe
+ *   outbox.ts              actions taken offline, kept and sent in order when the connection returns
  *   events.ts              one live event applied to the store, the open conversation and notifications
  *   conversationDetail.ts  the open conversation's stream
  *   search.ts              the search palette
@@ -16,13 +17,14 @@
  * local copy (issue 14 §2): `sync.storeVersion$` ticks on every store change, `sync.sequence$` is the
  * sequence the store is up to date with; EngineOptions.savedState is where a session starts from a copy.
  */
-import { distinctUntilChanged, map, merge, of, skipWhile, type Observable } from 'rxjs';
+import { NEVER, distinctUntilChanged, map, merge, of, skipWhile, type Observable } from 'rxjs';
 import type { LiveState } from '../model/types';
 import { createCommands } from './engine/commands';
 import { createConversationDetail } from './engine/conversationDetail';
 import { createCopy } from './engine/copy';
 import { createCore } from './engine/core';
 import { createEvents } from './engine/events';
+import { createOutbox, type Refusal } from './engine/outbox';
 import { createReads } from './engine/reads';
 import { createSearch } from './engine/search';
 import { createSession } from './engine/session';
@@ -40,6 +42,8 @@ export function createEngine(options: EngineOptions) {
   const snapshot = createSnapshot(core);
   const events = createEvents(core);
   const session = createSession(core, snapshot, events, copy);
+  // Actions taken offline wait in the outbox and go when the live connection is up (issue 14 §3).
+  const outbox = copy ? createOutbox(core, session.streams.liveState().pipe(map((state) => state.status === 'connected'))) : null;
   const detail = createConversationDetail(core);
   const search = createSearch(core);
   const windows = createWindows(core);
@@ -49,7 +53,7 @@ export function createEngine(options: EngineOptions) {
     commands: {
       ...session.commands,
       ...snapshot.commands,
-      ...createCommands(core),
+      ...createCommands(core, outbox),
       ...createReads(core),
       ...search.commands,
       ...windows.commands,
@@ -64,6 +68,7 @@ export function createEngine(options: EngineOptions) {
       ...detail.streams,
       ...search.streams,
       ...windows.streams,
+      ...(outbox ? outbox.streams : { outboxSize: () => of(0), outboxRefused: () => NEVER as Observable<Refusal> }),
       /**
        * When the member's data last matched the server (issue 14 §3, the offline status): the moment the live
        * stream last dropped, or, before it ever connected, when the local copy was saved; null: never.
@@ -76,6 +81,7 @@ export function createEngine(options: EngineOptions) {
     sync: { storeVersion$: core.storeVersion$.asObservable(), sequence$: core.sequence$.asObservable() },
     dispose: () => {
       session.dispose();
+      outbox?.dispose();
       copy?.dispose();
     },
   };

@@ -20,6 +20,13 @@ describe('OfflineStatus (issue 14 §3)', () => {
     expect(time.getAttribute('title')).toBe(messageTime(syncedAt, NOW));
   });
 
+  it('says how many changes made offline wait to be sent', () => {
+    const { rerender } = render(<OfflineStatus online={false} lastSyncedAt={NOW - 5 * MINUTE} now={NOW} waiting={1} />);
+    expect(status().textContent).toBe('Offline — last synced 5m ago · 1 change waits to be sent');
+    rerender(<OfflineStatus online={false} lastSyncedAt={NOW - 5 * MINUTE} now={NOW} waiting={3} />);
+    expect(status().textContent).toBe('Offline — last synced 5m ago · 3 changes wait to be sent');
+  });
+
   it('says it never synced when there is no sync yet', () => {
     render(<OfflineStatus online={false} lastSyncedAt={null} now={NOW} />);
     expect(status().textContent).toBe('Offline — not synced yet');

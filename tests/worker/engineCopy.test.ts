@@ -8,16 +8,13 @@
  */
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
-import * as Comlink from 'comlink';
-import { firstValueFrom, filter, Observable } from 'rxjs';
+import { firstValueFrom, filter } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEngine, type EngineBootstrap } from '../../src/worker/api';
-import type { EngineApi } from '../../src/worker/api';
 import type { ConversationDetail, LoadState } from '../../src/worker/engine';
 import type { ConversationSummary } from '../../src/model/types';
 import { openLocalCopy } from '../../src/worker/localCopy/localCopy';
 import { api, signIn, startTestServer, type TestServer } from '../server/helpers';
-import { browserFetch } from './browserFetch';
+import { loaded, startPageEngine, stream } from './pageEngine';
 
 let server: TestServer;
 let token: string;
@@ -33,51 +30,7 @@ afterAll(async () => {
   await server.close();
 });
 
-interface Started {
-  engine: EngineApi;
-  /** Paths the engine asked the server for. */
-  requests: string[];
-  close: () => Promise<void>;
-}
-
-/** One page's engine: a fresh worker (a MessageChannel), the browser's fetch counting what it asks for. */
-async function start(options: { offline?: boolean } = {}): Promise<Started> {
-  const requests: string[] = [];
-  const base = browserFetch(server.url, () => token);
-  const fetchFn: typeof fetch = (input, init) => {
-    const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
-    requests.push(url.pathname);
-    if (options.offline) return Promise.reject(new TypeError('Failed to fetch'));
-    return base(input, init);
-  };
-  const channel = new MessageChannel();
-  startEngine(channel.port1 as unknown as Comlink.Endpoint, fetchFn);
-  const bootstrap = Comlink.wrap<EngineBootstrap>(channel.port2 as unknown as Comlink.Endpoint);
-  const engine = (await bootstrap.start({ baseUrl: server.url, debug: false })) as unknown as EngineApi;
-  return {
-    engine,
-    requests,
-    close: async () => {
-      await engine.dispose();
-      channel.port1.close();
-      channel.port2.close();
-    },
-  };
-}
-
-function stream<T>(subscribe: (observer: Comlink.ProxyMarked & { next(v: T): void; error(): void; complete(): void }) => unknown): Observable<T> {
-  return new Observable<T>((subscriber) => {
-    const handle = subscribe(
-      Comlink.proxy({ next: (v: T) => subscriber.next(v), error: () => subscriber.error(new Error('stream error')), complete: () => subscriber.complete() }),
-    );
-    return () => void Promise.resolve(handle).then((h) => (h as () => void)?.());
-  });
-}
-
-const loaded = (e: EngineApi) =>
-  firstValueFrom(stream<LoadState>((o) => e.loadState(o as never)).pipe(filter((s) => s.status === 'loaded')), {
-    default: undefined,
-  } as never) as Promise<LoadState>;
+const start = (options: { offline?: boolean } = {}) => startPageEngine(server.url, () => token, options);
 
 async function copySequence(): Promise<number | undefined> {
   const copy = await openLocalCopy(MEMBER);

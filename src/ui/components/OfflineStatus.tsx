@@ -12,6 +12,8 @@ export interface OfflineStatusProps {
   /** When the local copy last matched the server (ms since the epoch); null: never. */
   lastSyncedAt: number | null;
   now: number;
+  /** Actions taken offline that wait to be sent (the outbox). */
+  waiting?: number;
 }
 
 /** 'just now', '5m ago', '2h ago', … from the list's relative time. */
@@ -20,7 +22,7 @@ export function syncedAgo(lastSyncedAt: number, now: number): string {
   return relative === 'now' ? 'just now' : `${relative} ago`;
 }
 
-export function OfflineStatus({ online, lastSyncedAt, now }: OfflineStatusProps) {
+export function OfflineStatus({ online, lastSyncedAt, now, waiting = 0 }: OfflineStatusProps) {
   return (
     <div role="status" className="offline-status" data-offline={online ? undefined : 'true'}>
       {online ? null : (
@@ -38,6 +40,7 @@ export function OfflineStatus({ online, lastSyncedAt, now }: OfflineStatusProps)
                 </time>
               </>
             )}
+            {waiting > 0 && ` · ${waiting === 1 ? '1 change waits' : `${waiting} changes wait`} to be sent`}
           </span>
         </>
       )}

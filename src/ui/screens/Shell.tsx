@@ -2,7 +2,9 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import { useNavigate } from '../router';
-import { useObservableState } from 'observable-hooks';
+import { useObservableState, useSubscription } from 'observable-hooks';
+import type { Refusal } from '../../worker/engine/outbox';
+import { useToast } from '../components/Toasts';
 import type { PaletteItem } from '../../model/search';
 import type { SearchState } from '../../streams/searchResults';
 import type { OpenConversation } from '../actions';
@@ -35,6 +37,18 @@ function nextRequest(previous: OpenConversation | undefined, id: string, extra: 
 
 const search$ = remoteStream<SearchState<PaletteItem>>((api, o) => api.search(o));
 const lastSynced$ = remoteStream<number | null>((api, o) => api.lastSynced(o));
+const outboxSize$ = remoteStream<number>((api, o) => api.outboxSize(o));
+const outboxRefused$ = remoteStream<Refusal>((api, o) => api.outboxRefused(o));
+
+/** What the page says of an action the server refused after it waited offline. */
+export function refusalText(refusal: Refusal): string {
+  if (refusal.kind === 'send') {
+    const text = refusal.text ?? '';
+    return `Message not sent: ${refusal.error} (“${text.length > 60 ? `${text.slice(0, 60)}…` : text}”)`;
+  }
+  const what = { 'mark-read': 'Mark as read', 'mark-unread': 'Mark as unread', category: 'The category change' }[refusal.kind];
+  return `${what} made offline was refused and undone: ${refusal.error}`;
+}
 /** The live states in which Sift cannot reach the server (connecting and a deliberate disconnect are not offline). */
 const OFFLINE = new Set(['error', 'failed']);
 const IDLE: SearchState<PaletteItem> = { query: '', status: 'idle', results: { conversations: [], messages: [], users: [] }, resetSelection: true };
@@ -51,6 +65,10 @@ export function Shell({ page, status, onLogout }: { page: Page; status: AuthStat
   const [openRequest, setOpenRequest] = useState<OpenConversation>();
   const search = useObservableState(search$, IDLE);
   const lastSynced = useObservableState(lastSynced$, null);
+  const waiting = useObservableState(outboxSize$, 0);
+  // An action taken offline that the server refused once sent: it was rolled back; say so (issue 14 §3).
+  const toast = useToast();
+  useSubscription(outboxRefused$, (refusal) => toast(refusalText(refusal)));
   const [resetKey, setResetKey] = useState(0);
   const aiEnabled = useFeatureFlag('aiEnabled') === true;
   const profiles = useFeatureFlag('userProfile') === true;
@@ -172,7 +190,7 @@ export function Shell({ page, status, onLogout }: { page: Page; status: AuthStat
       )}
       <span className={`live-dot ${live.status}`} role="status" aria-label={`Live updates: ${live.status}`} title={`Live updates: ${live.status}`} />
       {/* Offline (issue 14 §3): the list, views and cached conversations still work; this says since when. */}
-      <OfflineStatus online={!OFFLINE.has(live.status)} lastSyncedAt={lastSynced} now={now} />
+      <OfflineStatus online={!OFFLINE.has(live.status)} lastSyncedAt={lastSynced} now={now} waiting={waiting} />
     </div>
   );
 }

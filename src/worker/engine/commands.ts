@@ -3,16 +3,40 @@
  * the store at once (optimistically) and sent to the server; a refusal is rolled back (a category), or
  * answered so the page keeps the member's input (a send, a view), or reloads the list (a mark read).
  */
-import type { AiCategory, ConversationSummary, Message } from '../../model/types';
+import type { AiCategory, ConversationSummary, HttpError, Message } from '../../model/types';
 import { parseThreadId } from '../../model/validation';
 import type { View } from '../../model/views';
 import type { Layout } from '../../model/layout';
 import type { Core } from './core';
+import { pendingCopy, requestOf, type Outbox, type OutboxAction } from './outbox';
 import { markReadAndNext } from './reads';
 import { toHttpError, type SendResult, type ViewInput } from './types';
 
-export function createCommands(core: Core) {
+export function createCommands(core: Core, outbox: Outbox | null = null) {
   const { log, http, store, changed, reload$, pendingSends$ } = core;
+
+  /**
+   * Sends an action now, or puts it in the outbox when it must wait (issue 14 §3): offline or a failure that
+   * passes, or something else already waits (their order holds). Answers the server's body when it was sent.
+   */
+  async function submit(action: OutboxAction): Promise<{ ok: true; queued: boolean; body?: unknown } | { ok: false; error: HttpError }> {
+    if (outbox?.mustWait()) {
+      outbox.enqueue(action);
+      return { ok: true, queued: true };
+    }
+    const request = requestOf(action);
+    try {
+      const body = await http.request(request.path, { ...(request.method ? { method: request.method } : {}), ...(request.body ? { body: request.body } : {}) });
+      return { ok: true, queued: false, body };
+    } catch (error) {
+      const failure = toHttpError(error);
+      if (outbox?.mustWait(failure)) {
+        outbox.enqueue(action);
+        return { ok: true, queued: true };
+      }
+      return { ok: false, error: failure };
+    }
+  }
 
   async function markRead(id: string): Promise<boolean> {
     const c = store.conversations.get(id);
@@ -21,14 +45,11 @@ export function createCommands(core: Core) {
     // An explicit mark-as-read takes effect at once, even on a conversation held after a reply.
     store.release(id);
     if (store.applyMessageUpdate({ action: 'channel_marked', conversation_id: id, unread_count: 0, unread_count_display: 0, last_read })) changed();
-    try {
-      await http.request(`/api/conversations/${encodeURIComponent(id)}/mark-read`, { body: { timestamp: last_read || undefined } });
-      return true;
-    } catch (error) {
-      log.error('Mark as read failed; reloading', toHttpError(error));
-      reload$.next();
-      return false;
-    }
+    const result = await submit({ id: crypto.randomUUID(), kind: 'mark-read', conversationId: id, ...(last_read ? { timestamp: last_read } : {}) });
+    if (result.ok) return true;
+    log.error('Mark as read failed; reloading', result.error);
+    reload$.next();
+    return false;
   }
 
   /** Sets (or, with null, removes) the member's category; applied at once, reverted if the server refuses. */
@@ -39,16 +60,12 @@ export function createCommands(core: Core) {
       ? { id, ai_category: category, ai_source: 'manual' as const }
       : { id, ai_category: null, ai_source: null, ai_reason: null, ai_confidence: null, ai_triggers: null };
     if (store.applyConversationUpdate({ conversation_id: id, conversation: optimistic as unknown as ConversationSummary })) changed();
-    try {
-      const path = `/api/features/ai-sort/label/${encodeURIComponent(id)}`;
-      await http.request(path, category ? { body: { category } } : { method: 'DELETE' });
-      return true;
-    } catch (error) {
-      log.error('Failed to update category', toHttpError(error));
-      store.put(id, previous);
-      changed();
-      return false;
-    }
+    const result = await submit({ id: crypto.randomUUID(), kind: 'category', conversationId: id, category });
+    if (result.ok) return true;
+    log.error('Failed to update category', result.error);
+    store.put(id, previous);
+    changed();
+    return false;
   }
 
   /**
@@ -108,35 +125,34 @@ export function createCommands(core: Core) {
 
   /** Marks a conversation unread again (the newest message from someone else), or back to `lastRead`. */
   async function markUnread(id: string, lastRead?: string): Promise<boolean> {
-    try {
-      const state = await http.request<{ last_read: string; unread_count: number }>(`/api/conversations/${encodeURIComponent(id)}/mark-unread`, {
-        body: lastRead ? { timestamp: lastRead } : {},
-      });
-      if (store.applyMessageUpdate({ action: 'channel_marked', conversation_id: id, unread_count: state.unread_count, last_read: state.last_read })) changed();
-      return true;
-    } catch (error) {
-      log.error('Mark as unread failed', toHttpError(error));
+    const result = await submit({ id: crypto.randomUUID(), kind: 'mark-unread', conversationId: id, ...(lastRead ? { timestamp: lastRead } : {}) });
+    if (!result.ok) {
+      log.error('Mark as unread failed', result.error);
       return false;
     }
+    // The server says where the read mark is now; an action that waits shows the conversation unread until it does.
+    const state = result.body as { last_read: string; unread_count: number } | undefined;
+    const update = state
+      ? { unread_count: state.unread_count, last_read: state.last_read }
+      : { unread_count: 1, unread_count_display: 1, last_read: lastRead ?? store.conversations.get(id)?.last_read ?? '' };
+    if (store.applyMessageUpdate({ action: 'channel_marked', conversation_id: id, ...update })) changed();
+    return true;
   }
 
   async function send(conversationId: string, text: string, threadTs?: string): Promise<SendResult> {
     // A thread conversation's id carries its thread: replies there go to that thread.
     const thread = threadTs ?? parseThreadId(conversationId)?.threadTs;
-    const clientMsgId = crypto.randomUUID();
+    const action = { id: crypto.randomUUID(), kind: 'send' as const, conversationId, text, ...(thread ? { threadTs: thread } : {}) };
     // Replying marks an unread conversation read; its row keeps its place until the page releases it.
     if ((store.conversations.get(conversationId)?.unread_count_display ?? 0) > 0) store.hold(conversationId);
-    // A pending copy sorts last until the server's copy (same client_msg_id) replaces it.
-    const pending: Message = { ts: '9999999999.999999', text, channel: conversationId, user: store.me, pending: true, client_msg_id: clientMsgId };
+    // A pending copy sorts last until the server's copy (same client_msg_id) replaces it; offline, it waits in the outbox.
+    const pending: Message = pendingCopy(action, store.me);
     pendingSends$.next({ kind: 'add', message: pending });
-    try {
-      await http.request('/api/messages/send', { body: { channel: conversationId, text, thread_ts: thread, client_msg_id: clientMsgId } });
-      return { ok: true };
-    } catch (error) {
-      // Take the pending copy back out; the page keeps the text so nothing is lost.
-      pendingSends$.next({ kind: 'drop', message: pending });
-      return { ok: false, error: toHttpError(error).message };
-    }
+    const result = await submit(action);
+    if (result.ok) return result.queued ? { ok: true, queued: true } : { ok: true };
+    // Take the pending copy back out; the page keeps the text so nothing is lost.
+    pendingSends$.next({ kind: 'drop', message: pending });
+    return { ok: false, error: result.error.message };
   }
 
   return {

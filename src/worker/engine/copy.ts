@@ -16,7 +16,7 @@
 import { BehaviorSubject, EMPTY, distinctUntilChanged, from, pairwise, startWith, switchMap, type Observable } from 'rxjs';
 import type { AuthStatus } from '../../model/types';
 import { persistCopy, SavedState as CopyState } from '../copySync';
-import { readLastSession, saveLastSession, wipeLastSession } from '../localCopy/lastSession';
+import { readLastSession, saveLastSession, saveOutbox, wipeLastSession } from '../localCopy/lastSession';
 import { openLocalCopy, wipeCopy, type LocalCopy, type SavedCopy } from '../localCopy/localCopy';
 import type { Core } from './core';
 import type { SavedState } from './types';
@@ -88,7 +88,9 @@ export function createCopy(core: Core) {
     }
     try {
       await wipeCopy(previous);
+      // The last session (and every outbox with it) at sign-out; at a switch, the previous member's outbox.
       if (next === null) await wipeLastSession();
+      else await saveOutbox(previous, []);
     } catch (error) {
       log.warn('The local copy could not be wiped', { message: (error as Error)?.message });
     }

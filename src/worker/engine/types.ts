@@ -88,6 +88,8 @@ export interface ViewInput {
 
 export interface SendResult {
   ok: boolean;
+  /** Offline: the message waits in the outbox (shown pending) and is sent when the connection returns. */
+  queued?: boolean;
   error?: string;
 }
 
