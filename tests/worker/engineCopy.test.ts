@@ -111,6 +111,44 @@ describe('the engine with a local copy', () => {
     await page.close();
   });
 
+  it('a conversation read before reads offline too, from the copy', async () => {
+    const [target] = (await api(server.url, token)<{ data: { conversations: ConversationSummary[] } }>('/api/conversations/data?limit=1')).body.data
+      .conversations;
+    const online = await start();
+    await online.engine.authStatus();
+    await loaded(online.engine);
+    const read = await firstValueFrom(
+      stream<ConversationDetail>((o) => online.engine.conversation(target!.id, o as never)).pipe(filter((d) => d.status === 'loaded')),
+    );
+    expect(read.messages.length).toBeGreaterThan(0);
+    for (let i = 0; i < 100; i++) {
+      const copy = await openLocalCopy(MEMBER);
+      const saved = await copy?.load();
+      copy?.close();
+      if (saved?.messages[target!.id]?.length) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await online.close();
+
+    const offline = await start({ offline: true });
+    await offline.engine.authStatus();
+    await loaded(offline.engine);
+    const again = await firstValueFrom(
+      stream<ConversationDetail>((o) => offline.engine.conversation(target!.id, o as never)).pipe(filter((d) => d.status !== 'loading')),
+    );
+    expect(again.status).toBe('loaded');
+    expect(again.messages.map((m) => m.text)).toEqual(read.messages.slice(-100).map((m) => m.text));
+    // One never opened has nothing saved: the usual error.
+    const other = (
+      await api(server.url, token)<{ data: { conversations: ConversationSummary[] } }>('/api/conversations/data?limit=40')
+    ).body.data.conversations.at(-1)!;
+    const never = await firstValueFrom(
+      stream<ConversationDetail>((o) => offline.engine.conversation(other.id, o as never)).pipe(filter((d) => d.status !== 'loading')),
+    );
+    expect(never.status).toBe('error');
+    await offline.close();
+  });
+
   it('with the server unreachable it opens as the last member, from the copy', async () => {
     const page = await start({ offline: true });
     const status = await page.engine.authStatus();

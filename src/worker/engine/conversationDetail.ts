@@ -114,10 +114,24 @@ export function createConversationDetail(core: Core) {
 
   /** One open conversation: its messages (loaded once, then kept live) and its summary. */
   const conversation = (id: string): Observable<ConversationDetail> =>
+    detailOf(id).pipe(
+      // What the member reads is what the copy keeps of it (the newest messages, as they change).
+      tap((detail) => {
+        if (detail.status === 'loaded') core.rememberMessages(id, detail.messages);
+      }),
+    );
+
+  const detailOf = (id: string): Observable<ConversationDetail> =>
     conversationDetail({
       id,
       load$: defer(() => from(http.request<{ conversation: Conversation }>(`/api/conversations/${encodeURIComponent(id)}/threads`))).pipe(
         map((body) => body.conversation),
+        // Offline (issue 14 §3): a conversation opened before reads from the local copy.
+        catchError((error: unknown) => {
+          const saved = toHttpError(error).isNetworkError ? fromCopy(id) : null;
+          if (!saved) throw error;
+          return of(saved);
+        }),
         tap((c) => {
           store.mergeUsers(c.members_data);
           if (!store.conversations.has(c.id)) {
@@ -135,6 +149,16 @@ export function createConversationDetail(core: Core) {
       context: () => ({ me: store.me, workspaceId: store.workspaceId }),
       log,
     });
+
+  /** A conversation as the copy has it: the store's summary, its saved messages, the people they name. */
+  function fromCopy(id: string): Conversation | null {
+    const summary = store.conversations.get(id);
+    const messages = core.opened.get(id);
+    if (!summary || !messages) return null;
+    const people = new Set([...summary.member_ids, ...messages.map((m) => m.user).filter((u): u is string => !!u)]);
+    const members_data = Object.fromEntries([...people].flatMap((u) => (store.users.has(u) ? [[u, store.users.get(u)!]] : [])));
+    return { ...summary, messages, participants: summary.member_ids.flatMap((u) => (store.users.has(u) ? [store.users.get(u)!] : [])), members_data };
+  }
 
   return { streams: { conversation } };
 }

@@ -13,7 +13,7 @@
  *   to another member or workspace wipe the previous member's copy and the last session: nothing of a
  *   member stays in a browser they signed out of.
  */
-import { BehaviorSubject, EMPTY, distinctUntilChanged, from, pairwise, startWith, switchMap, type Observable } from 'rxjs';
+import { BehaviorSubject, EMPTY, distinctUntilChanged, merge, from, pairwise, startWith, switchMap, type Observable } from 'rxjs';
 import type { AuthStatus } from '../../model/types';
 import { persistCopy, SavedState as CopyState } from '../copySync';
 import { readLastSession, saveLastSession, saveOutbox, wipeLastSession } from '../localCopy/lastSession';
@@ -53,6 +53,9 @@ export function createCopy(core: Core) {
   async function savedState(key: string): Promise<SavedState | null> {
     const saved = await open(key).loaded;
     savedAt$.next(saved?.savedAt ?? null);
+    // The conversations read before, for reading offline (the very lists the copy holds: only later changes are saved).
+    core.opened.clear();
+    for (const [id, messages] of Object.entries(saved?.messages ?? {})) core.opened.set(id, messages);
     return saved;
   }
 
@@ -66,10 +69,10 @@ export function createCopy(core: Core) {
           {
             store,
             copy,
-            version$: core.storeVersion$,
+            version$: merge(core.storeVersion$, core.openedChanged$),
             sequence: () => core.sequence$.value,
             ready: () => core.load$.value.status === 'loaded',
-            messages: new Map(),
+            messages: core.opened,
             // The store was painted from the copy with the same records: only what changes later is saved.
             saved: saved ? CopyState.fromCopy(saved) : null,
             log,

@@ -22,6 +22,10 @@ export interface PendingSend {
   message: Message;
 }
 
+/** Conversations whose messages are kept for offline reading, and how many of each's newest (the copy's own caps). */
+export const OPENED_KEPT = 200;
+export const OPENED_MESSAGES = 100;
+
 export function createCore(options: EngineOptions) {
   const { log } = options;
   const scheduler = options.scheduler ?? asyncScheduler;
@@ -52,6 +56,19 @@ export function createCore(options: EngineOptions) {
   const messageUpdates$ = new Subject<MessageUpdateData>();
   const messageChanges$ = new Subject<MessageChange>();
   const pendingSends$ = new Subject<PendingSend>();
+  /**
+   * The newest messages of the conversations opened last (issue 14 §3), least recent first, at most
+   * OPENED_KEPT: saved in the local copy, so a conversation opened before reads offline too.
+   */
+  const opened = new Map<string, Message[]>();
+  const openedChanged$ = new Subject<void>();
+  function rememberMessages(id: string, messages: Message[]): void {
+    const kept = messages.filter((m) => !m.pending).slice(-OPENED_MESSAGES);
+    opened.delete(id);
+    opened.set(id, kept);
+    while (opened.size > OPENED_KEPT) opened.delete(opened.keys().next().value!);
+    openedChanged$.next();
+  }
 
   /** The session's feature flags, once fetched (see featureFlags). */
   let flags: Promise<Record<string, boolean>> | null = null;
@@ -87,6 +104,9 @@ export function createCore(options: EngineOptions) {
     messageUpdates$,
     messageChanges$,
     pendingSends$,
+    opened,
+    openedChanged$,
+    rememberMessages,
     featureFlags,
     /** The next featureFlags() call fetches them again (a new session, a feature_update event). */
     forgetFlags: () => {

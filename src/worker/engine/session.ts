@@ -139,6 +139,7 @@ export function createSession(
       distinctUntilChanged(),
       switchMap((key) => {
         store.clear();
+        core.opened.clear();
         core.forgetFlags();
         core.sequence$.next(undefined);
         changed();
