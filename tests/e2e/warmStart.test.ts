@@ -17,6 +17,7 @@ import { launchBrowser, removeDir, signIn, startServer, type RunningServer } fro
 
 const SHOTS = join(import.meta.dirname, '..', '..', 'screenshots');
 const CHANGE = 'Posted while Sift was closed';
+const OFFLINE_REPLY = 'Written offline on the train platform';
 
 let server: RunningServer;
 let browser: Browser;
@@ -88,23 +89,53 @@ describe('Sift starts from its local copy', () => {
     await page.locator('.list-pane[data-load="loaded"]').waitFor();
     await page.getByRole('option').filter({ hasText: CHANGE }).first().waitFor({ timeout: 15_000 });
     expect(snapshotRequests()).toBe(0);
-    await page.waitForTimeout(2_000);
+    // Read it: a conversation read before reads offline too.
+    await page.getByRole('option').filter({ hasText: CHANGE }).first().click();
+    await page.locator('.message', { hasText: CHANGE }).waitFor();
+    await page.waitForTimeout(2_500);
     await page.close();
   });
 
-  it('with the server down it opens from the copy and says it is offline and since when', async () => {
+  let offlinePage: Page;
+  it('with the server down it opens from the copy, says it is offline, reads a conversation and keeps a reply to send', async () => {
     await server.stop();
     const { page } = await open('/conversations');
+    offlinePage = page;
     await page.getByRole('option').filter({ hasText: CHANGE }).first().waitFor({ timeout: 30_000 });
     const status = page.getByRole('status').filter({ hasText: 'Offline' });
     await status.waitFor({ timeout: 30_000 });
     expect(await status.textContent()).toMatch(/^Offline — last synced (just now|\d+[smhd] ago)$/);
     await shoot(page, 'list');
-    await page.close();
+
+    await page.getByRole('option').filter({ hasText: CHANGE }).first().click();
+    await page.locator('.message:not(.pending)', { hasText: CHANGE }).waitFor();
+    const box = page.getByRole('textbox', { name: 'Message' });
+    await box.fill(OFFLINE_REPLY);
+    await box.press('Enter');
+    await page.locator('.message.pending', { hasText: OFFLINE_REPLY }).waitFor();
+    expect(await box.inputValue()).toBe('');
+    await expect.poll(() => status.textContent(), { timeout: 10_000 }).toMatch(/· 1 change waits to be sent$/);
+    await shoot(page, 'conversation');
+  });
+
+  it('when the server is back, the reply made offline arrives, once', async () => {
+    server = await startServer({ port: server.port, dataDir: server.dataDir });
+    const { token } = await apiSignIn(server.url);
+    const sent = async () => {
+      const found = (
+        await api(server.url, token)<{ results: { messages?: Array<{ text: string }> } }>(`/api/search?q=${encodeURIComponent('train platform')}&type=messages`)
+      ).body;
+      return (found.results?.messages ?? []).filter((m) => m.text === OFFLINE_REPLY).length;
+    };
+    await expect.poll(sent, { timeout: 60_000, interval: 500 }).toBe(1);
+    await offlinePage.locator('.message:not(.pending)', { hasText: OFFLINE_REPLY }).waitFor({ timeout: 30_000 });
+    await offlinePage.waitForTimeout(1_500);
+    expect(await sent()).toBe(1);
+    expect(await offlinePage.getByText(OFFLINE_REPLY, { exact: true }).count()).toBe(1);
+    await offlinePage.close();
   });
 
   it('logging out leaves nothing of the member in the browser', async () => {
-    server = await startServer({ port: server.port, dataDir: server.dataDir });
     const { page } = await open('/inbox');
     await page.getByRole('option').first().waitFor();
     await page.getByRole('button', { name: 'Open menu' }).click();
