@@ -173,6 +173,20 @@ describe('the engine with a local copy', () => {
     ({ token } = await signIn(server.url));
   });
 
+  it('a session that ended while Sift was closed: the next start finds nobody signed in and wipes the copy', async () => {
+    const page = await start();
+    await page.engine.authStatus();
+    await loaded(page.engine);
+    await copySavedTo(0);
+    await page.close();
+    await api(server.url, token)('/api/auth/revoke', { method: 'POST', body: {} });
+    const next = await start();
+    expect((await next.engine.authStatus()).authenticated).toBe(false);
+    expect(await indexedDB.databases()).toEqual([]);
+    await next.close();
+    ({ token } = await signIn(server.url));
+  });
+
   it('logout leaves nothing of the member in IndexedDB', async () => {
     const page = await start();
     await page.engine.authStatus();

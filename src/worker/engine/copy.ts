@@ -101,8 +101,10 @@ export function createCopy(core: Core) {
 
   // The last member's copy starts loading as the engine starts, while the page asks who is signed in: when
   // the answer is that member (nearly always), the list paints as soon as it is read.
+  // Not once the status has answered: a session that ended must not open (and so create) the copy it wipes.
+  let answered = false;
   void readLastSession().then((last) => {
-    if (last && core.sessionKey$.value === null && opened === null) open(last.memberKey);
+    if (last && !answered && opened === null) open(last.memberKey);
   });
 
   const running = core.sessionKey$
@@ -120,12 +122,20 @@ export function createCopy(core: Core) {
   return {
     savedState,
     /** Remembers who is signed in, for an offline start. */
-    rememberSession: (key: string, status: AuthStatus) =>
+    rememberSession: (key: string, status: AuthStatus) => {
+      answered = true;
       void saveLastSession({ memberKey: key, status, savedAt: Date.now() }).catch((error: unknown) =>
         log.warn('The last session could not be saved', { message: (error as Error)?.message }),
-      ),
+      );
+    },
     /** Who was signed in last, when the server cannot be reached. */
     lastSession: readLastSession,
+    /** The server says nobody is signed in (the session ended while Sift was closed): the last member's copy goes. */
+    forgetLastSession: async () => {
+      answered = true;
+      const last = await readLastSession();
+      if (last) await forget(last.memberKey, null);
+    },
     savedAt$: savedAt$.asObservable(),
     dispose: () => running.unsubscribe(),
   };

@@ -171,6 +171,7 @@ export function createSession(
     const key = status.authenticated && status.user ? `${status.workspace?.id ?? ''}:${status.user.id}` : null;
     sessionKey$.next(key);
     if (key && !offline) copy?.rememberSession(key, status);
+    else if (!key) await copy?.forgetLastSession();
     if (status.authenticated && status.user) {
       store.me = status.user.id;
       store.workspaceId = status.workspace?.id ?? '';
