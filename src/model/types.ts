@@ -78,6 +78,8 @@ export interface Message extends SlackContent {
   reply_count?: number;
   /** Set by the page while a send is in flight. */
   pending?: boolean;
+  /** A pending copy that waits in the outbox (offline) rather than being sent now (issue 14 §3). */
+  queued?: boolean;
   /** Echoed from a send, so the sender can match its pending copy. */
   client_msg_id?: string;
 }

@@ -112,7 +112,7 @@ describe('Sift starts from its local copy', () => {
     const box = page.getByRole('textbox', { name: 'Message' });
     await box.fill(OFFLINE_REPLY);
     await box.press('Enter');
-    await page.locator('.message.pending', { hasText: OFFLINE_REPLY }).waitFor();
+    await page.locator('.message.pending', { hasText: OFFLINE_REPLY }).getByText('Waiting to send').waitFor();
     expect(await box.inputValue()).toBe('');
     await expect.poll(() => status.textContent(), { timeout: 10_000 }).toMatch(/· 1 change waits to be sent$/);
     await shoot(page, 'conversation');

@@ -185,6 +185,15 @@ describe('ConversationPane messages (SPEC §2.6)', () => {
   });
 });
 
+describe('ConversationPane offline (issue 14 §3)', () => {
+  it("shows a reply that waits in the outbox with 'Waiting to send'", async () => {
+    const queued = message({ ts: '9999999999.999999', text: 'On the train', user: USER_ME.id, pending: true, queued: true, client_msg_id: 'c-2' });
+    await renderPane(loaded({}, [...MESSAGES, queued]));
+    expect(within(messageWith('On the train')).getByText('Waiting to send')).toBeTruthy();
+    expect(within(messageWith('On the train')).queryByText('Sending...')).toBeNull();
+  });
+});
+
 describe('ConversationPane sending (SPEC §2.6, §4.6, §8)', () => {
   it('Enter sends the text to this conversation and clears the box', async () => {
     const { fake, events } = await renderPane(loaded());

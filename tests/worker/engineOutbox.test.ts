@@ -11,6 +11,7 @@ import { filter, firstValueFrom } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Conversation, ConversationSummary } from '../../src/model/types';
 import type { Refusal } from '../../src/worker/engine/outbox';
+import type { ConversationDetail } from '../../src/worker/engine';
 import { api, signIn, startTestServer, type TestServer } from '../server/helpers';
 import { loaded, startPageEngine, stream, until } from './pageEngine';
 
@@ -37,11 +38,18 @@ describe('the outbox', () => {
     await page.engine.authStatus();
     await loaded(page.engine);
 
+    // The conversation is open (as the page has it) when the connection drops.
+    const details: ConversationDetail[] = [];
+    const watching = stream<ConversationDetail>((o) => page.engine.conversation(unread.id, o as never)).subscribe((d) => details.push(d));
+    await until(() => details.some((d) => d.status === 'loaded'), 'the conversation to open');
     // The connection drops: every request now fails as a network error does.
     page.offline = true;
     await page.engine.liveCommand('disconnect');
     expect(await page.engine.markRead(unread.id)).toBe(true);
     expect(await page.engine.send(unread.id, REPLY)).toEqual({ ok: true, queued: true });
+    // Shown in its conversation as waiting in the outbox.
+    await until(() => details.some((d) => d.messages.some((m) => m.text === REPLY && m.pending && m.queued)), 'the reply shown waiting');
+    watching.unsubscribe();
     // Applied at once, and waiting.
     expect((await page.engine.facts(unread.id))?.unread).toBe(0);
     expect(await firstValueFrom(stream<number>((o) => page.engine.outboxSize(o as never)).pipe(filter((n) => n === 2)))).toBe(2);

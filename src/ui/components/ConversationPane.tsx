@@ -366,7 +366,7 @@ function MessageItem({ message, users, names, now, highlighted, profiles, homeTe
             <span className="message-author">{name}</span>
           )}
           <AuthorBadges app={app} external={external} />
-          <time className="muted small">{message.pending ? 'Sending...' : messageTime(tsToMs(message.ts), now)}</time>
+          <time className="muted small">{message.queued ? 'Waiting to send' : message.pending ? 'Sending...' : messageTime(tsToMs(message.ts), now)}</time>
         </div>
         <div className="message-text">
           <MessageContent message={message} names={names} />

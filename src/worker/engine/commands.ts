@@ -149,6 +149,7 @@ export function createCommands(core: Core, outbox: Outbox | null = null) {
     const pending: Message = pendingCopy(action, store.me);
     pendingSends$.next({ kind: 'add', message: pending });
     const result = await submit(action);
+    if (result.ok && result.queued) pendingSends$.next({ kind: 'queued', message: pending });
     if (result.ok) return result.queued ? { ok: true, queued: true } : { ok: true };
     // Take the pending copy back out; the page keeps the text so nothing is lost.
     pendingSends$.next({ kind: 'drop', message: pending });

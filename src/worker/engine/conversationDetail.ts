@@ -43,6 +43,11 @@ const same: Step = (messages) => messages;
 /** A pending copy added, or taken back out (the same list when it is not there). */
 function pendingStep({ kind, message }: PendingSend): Step {
   if (kind === 'add') return (messages) => [...messages, message];
+  if (kind === 'queued')
+    return (messages) =>
+      messages.some((m) => m.pending && m.client_msg_id === message.client_msg_id && !m.queued)
+        ? messages.map((m) => (m.pending && m.client_msg_id === message.client_msg_id ? { ...m, queued: true } : m))
+        : messages;
   return (messages) => {
     const kept = messages.filter((m) => !(m.pending && m.client_msg_id === message.client_msg_id));
     return kept.length === messages.length ? messages : kept;

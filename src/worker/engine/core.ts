@@ -18,7 +18,8 @@ import { toHttpError, type EngineOptions, type LoadState } from './types';
 
 /** A send in flight: shown as pending in its conversation until the live event arrives. */
 export interface PendingSend {
-  kind: 'add' | 'drop';
+  /** add: shown pending; queued: the same copy now waits in the outbox; drop: taken back out. */
+  kind: 'add' | 'queued' | 'drop';
   message: Message;
 }
 

@@ -56,6 +56,11 @@ export function pendingCopy(action: Extract<OutboxAction, { kind: 'send' }>, me:
   return { ts: '9999999999.999999', text: action.text, channel: action.conversationId, user: me, pending: true, client_msg_id: action.id };
 }
 
+/** The same, once it waits in the outbox. */
+export function queuedCopy(action: Extract<OutboxAction, { kind: 'send' }>, me: string): Message {
+  return { ...pendingCopy(action, me), queued: true };
+}
+
 export function createOutbox(core: Core, online$: Observable<boolean>) {
   const { http, log, store, reload$, pendingSends$ } = core;
   const queue$ = new BehaviorSubject<readonly OutboxAction[]>([]);
@@ -111,7 +116,7 @@ export function createOutbox(core: Core, online$: Observable<boolean>) {
     if (!key) return EMPTY;
     return from(readOutbox<OutboxAction>(key)).pipe(
       tap((saved) => {
-        for (const action of saved) if (action.kind === 'send') pendingSends$.next({ kind: 'add', message: pendingCopy(action, store.me) });
+        for (const action of saved) if (action.kind === 'send') pendingSends$.next({ kind: 'add', message: queuedCopy(action, store.me) });
         if (saved.length) queue$.next([...saved, ...queue$.value]);
       }),
       switchMap(() => drained$),
