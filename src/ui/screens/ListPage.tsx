@@ -226,11 +226,13 @@ export function ListPage({
 
   // The focus lands on the list when the page opens (and the list is there), unless it is already somewhere.
   const landed = useRef(false);
+  // With a local copy the list paints at once and may be redrawn as the replay arrives: wait for the listbox itself.
   useEffect(() => {
-    if (landed.current || !listLoaded) return;
+    if (landed.current || !listLoaded || total === 0) return;
+    if (!document.querySelector('[data-region="list"] [role="listbox"]')) return;
     landed.current = true;
     if (document.activeElement === document.body || document.activeElement === null) focusRegion('list');
-  }, [listLoaded]);
+  }, [listLoaded, total]);
 
   /** SPEC §4.4: selecting the open conversation closes it. */
   const toggleOpen = useCallback((id: string, index: number) => {
