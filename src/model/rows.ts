@@ -111,3 +111,19 @@ export function toRow(c: ConversationSummary, users: ReadonlyMap<string, UserDat
   if (c.ai_reason) row.reason = c.ai_reason;
   return row;
 }
+
+/**
+ * The people rows name: a DM's person, the faces a row shows (MEMBER_AVATARS_SHOWN, the member among
+ * them), the last message's and a thread's authors. A first page of rows needs only these (the server's
+ * `includeUsers=referenced`, the local copy's head).
+ */
+export function referencedUsers(conversations: Iterable<ConversationSummary>): Set<string> {
+  const ids = new Set<string>();
+  for (const c of conversations) {
+    if (c.dm_user) ids.add(c.dm_user);
+    for (const id of (c.member_ids ?? []).slice(0, MEMBER_AVATARS_SHOWN + 1)) ids.add(id);
+    if (c.latest_message?.user) ids.add(c.latest_message.user);
+    if (c.parent_message?.user) ids.add(c.parent_message.user);
+  }
+  return ids;
+}

@@ -15,7 +15,8 @@ import { EMPTY, Observable, auditTime, catchError, concatMap, defer, filter, fro
 import type { Logger } from '../model/logger';
 import type { ConversationSummary, Message, UserData } from '../model/types';
 import type { View } from '../model/views';
-import type { LocalCopy, CopyChanges, SavedCopy } from './localCopy/localCopy';
+import type { LocalCopy, CopyChanges, CopyHead, SavedCopy } from './localCopy/localCopy';
+import { HEAD_ROWS } from './localCopy/schema';
 import type { EngineStore } from './store';
 
 /** What was saved last, by identity, to tell what changed since. */
@@ -98,6 +99,11 @@ export interface PersistSources {
   delayMs?: number;
 }
 
+/** The head saved with every write: the first rows of every view, so the next start paints them at once. */
+export function headOf(store: EngineStore): CopyHead {
+  return { ...store.head(HEAD_ROWS), total: store.conversations.size };
+}
+
 /** Saves the store into the copy as it changes; runs until unsubscribed (the session's end). */
 export function persistCopy(sources: PersistSources, scheduler: SchedulerLike): Observable<never> {
   const { store, copy, log } = sources;
@@ -117,12 +123,13 @@ export function persistCopy(sources: PersistSources, scheduler: SchedulerLike): 
           views: store.listViews(),
           // Most recent first, as saveAll takes them.
           messages: Object.fromEntries([...sources.messages].reverse()),
+          head: headOf(store),
         };
         saved = SavedState.of(store, sequence, sources.messages);
         return from(copy.saveAll(all));
       }
       const changes = saved.changes(store, sequence, sources.messages);
-      return changes ? from(copy.saveChanges(changes)) : EMPTY;
+      return changes ? from(copy.saveChanges({ ...changes, head: headOf(store) })) : EMPTY;
     }).pipe(
       // A failed write (quota, a wiped database) is logged; the next save is a full one.
       catchError((error: unknown) => {

@@ -6,7 +6,7 @@
 import type { Logger } from '../model/logger';
 import { PREVIEW_LENGTH } from '../model/constants';
 import { FLAT_LAYOUT, GROUPS, headerSlots, slotCount, slotOfPosition, slotsIn, type Layout, type SlotInfo } from '../model/layout';
-import { displayName, toRow, type ListItem, type ViewWindow } from '../model/rows';
+import { displayName, referencedUsers, toRow, type ListItem, type ViewWindow } from '../model/rows';
 import type { ConversationSummary, ConversationUpdateData, MessageUpdateData, UserData } from '../model/types';
 import { reduceSummary } from './reduce';
 import type { SearchName } from '../model/search';
@@ -161,6 +161,24 @@ export class EngineStore {
       for (const view of this.views.values()) view.update(c.id, c);
     }
     this.version += 1;
+  }
+
+  /**
+   * The first `perView` conversations of every maintained index (of each AI group too) and the people they
+   * name: what the first screen of any view shows (the local copy's head, issue 14 §4).
+   */
+  head(perView: number): { conversations: ConversationSummary[]; users: UserData[] } {
+    const ids = new Set<string>();
+    for (const index of this.views.values()) {
+      let start = 0;
+      for (const size of index.groupSizes) {
+        for (const id of index.ids(start, start + Math.min(size, perView))) ids.add(id);
+        start += size;
+      }
+    }
+    const conversations = [...ids].flatMap((id) => this.conversations.get(id) ?? []);
+    const people = referencedUsers(conversations).add(this.me);
+    return { conversations, users: [...people].flatMap((id) => this.users.get(id) ?? []) };
   }
 
   /** Conversations whose place in the views is held (SPEC §4.4 mark-read-after-reply). */

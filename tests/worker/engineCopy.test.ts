@@ -14,7 +14,7 @@ import type { ConversationDetail, LoadState } from '../../src/worker/engine';
 import type { ConversationSummary } from '../../src/model/types';
 import { openLocalCopy } from '../../src/worker/localCopy/localCopy';
 import { api, signIn, startTestServer, type TestServer } from '../server/helpers';
-import { loaded, startPageEngine, stream } from './pageEngine';
+import { loaded, startPageEngine, stream, until } from './pageEngine';
 
 let server: TestServer;
 let token: string;
@@ -85,6 +85,42 @@ describe('the engine with a local copy', () => {
     );
     expect(detail.conversation?.id).toBe(target.id);
     await copySavedTo(await current());
+    await page.close();
+  });
+
+  it('a warm start paints the head of the copy first (loading, the whole count known), then files the whole behind it', async () => {
+    const copy = (await openLocalCopy(MEMBER))!;
+    const saved = (await copy.load())!;
+    // A head of three rows, as a copy of 100,000 conversations has a few hundred.
+    const head = { conversations: saved.conversations.slice(0, 3), users: saved.users.slice(0, 1), total: saved.conversations.length };
+    await copy.saveChanges({ sequence: saved.sequence, head });
+    copy.close();
+    const page = await start();
+    const states: LoadState[] = [];
+    const sub = stream<LoadState>((o) => page.engine.loadState(o as never)).subscribe((s) => states.push(s));
+    await page.engine.authStatus();
+    await until(() => states.at(-1)?.status === 'loaded', 'the whole copy filed');
+    sub.unsubscribe();
+    const painted = states.findIndex((s) => s.status !== 'idle');
+    expect(states.slice(painted)).toEqual([
+      { status: 'loading', loaded: 3, total: saved.conversations.length },
+      { status: 'loaded', loaded: saved.conversations.length, total: saved.conversations.length },
+    ]);
+    expect(page.requests).not.toContain('/api/conversations/data');
+    await page.close();
+  });
+
+  it('the member signed in last resumes from the copy before the server says who is signed in; its answer confirms it, nothing reloads', async () => {
+    const page = await start();
+    const resumed = await page.engine.resumeLastSession();
+    expect(resumed?.user?.id).toBe('U0SIFTME1');
+    expect((await loaded(page.engine)).total).toBe(total);
+    expect(page.requests).not.toContain('/api/auth/status');
+    expect((await page.engine.authStatus()).user?.id).toBe('U0SIFTME1');
+    // Asked again once answered, it resumes nothing.
+    expect(await page.engine.resumeLastSession()).toBeNull();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(page.requests).not.toContain('/api/conversations/data');
     await page.close();
   });
 
@@ -181,8 +217,12 @@ describe('the engine with a local copy', () => {
     await page.close();
     await api(server.url, token)('/api/auth/revoke', { method: 'POST', body: {} });
     const next = await start();
+    // Resumed from the copy at first; the server's answer signs out and wipes it.
+    expect((await next.engine.resumeLastSession())?.user?.id).toBe('U0SIFTME1');
     expect((await next.engine.authStatus()).authenticated).toBe(false);
+    for (let i = 0; i < 100 && (await indexedDB.databases()).length > 0; i++) await new Promise((r) => setTimeout(r, 25));
     expect(await indexedDB.databases()).toEqual([]);
+    expect(await firstValueFrom(stream<LoadState>((o) => next.engine.loadState(o as never)))).toMatchObject({ status: 'idle', loaded: 0 });
     await next.close();
     ({ token } = await signIn(server.url));
   });

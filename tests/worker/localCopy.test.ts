@@ -158,6 +158,38 @@ describe('the copy in IndexedDB', () => {
     expect(loaded.messages[changed.id]).toEqual(messages.slice(-100));
   });
 
+  it("keeps a head beside the copy: saved with each write, read alone with the copy's sequence and views", async () => {
+    const s = small();
+    const copy = await open();
+    expect(await copy.loadHead()).toBeNull();
+    const head = { conversations: s.conversations.slice(0, 5), users: s.users.slice(0, 2), total: s.conversations.length };
+    await copy.saveAll({ ...s, head });
+    expect(await (await open()).loadHead()).toEqual({ schema: SCHEMA_VERSION, sequence: s.sequence, savedAt: expect.any(Number), views: s.views, ...head });
+    const next = { conversations: [snapshotConversation(7, 300, 1)], users: [], total: s.conversations.length + 1 };
+    await copy.saveChanges({ sequence: s.sequence + 3, head: next });
+    expect(await copy.loadHead()).toMatchObject({ sequence: s.sequence + 3, ...next });
+    // A batch without a head leaves the last one.
+    await copy.saveChanges({ sequence: s.sequence + 4 });
+    expect(await copy.loadHead()).toMatchObject({ sequence: s.sequence + 4, conversations: next.conversations });
+  });
+
+  it('a whole read across a rewrite of the chunks (another tab saved anew) starts over and answers the new copy', async () => {
+    const before = generateSnapshot({ conversations: 12_000, users: 50, opened: 1 });
+    // As many chunks as before (a shorter copy would show as a missing chunk), every record different.
+    const after = { ...before, sequence: before.sequence + 50, conversations: before.conversations.map((c) => ({ ...c, name: `${c.name} (renamed)` })) };
+    const writer = await open();
+    await writer.saveAll(before);
+    await writer.saveChanges({ removed: [before.conversations[0]!.id], sequence: before.sequence + 1 });
+    const reader = await open();
+    // The read's first transaction is queued first; the rewrite lands before its chunks are read.
+    const reading = reader.load();
+    await writer.saveAll(after);
+    const read = (await reading)!;
+    expect(read.sequence).toBe(after.sequence);
+    expect(read.conversations).toEqual(after.conversations);
+    expect(read.users).toEqual(after.users);
+  });
+
   it('a delta with an older sequence does not move the saved sequence back', async () => {
     const copy = await open();
     await copy.saveAll(small());

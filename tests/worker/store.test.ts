@@ -163,3 +163,50 @@ describe('EngineStore holds (mark read after reply, SPEC §4.4)', () => {
     expect(store.release('C0001')).toBe(false);
   });
 });
+
+describe("EngineStore head (the local copy's first screen of every view, issue 14 §4)", () => {
+  const categories = ['urgent', 'can_wait', 'fyi', undefined] as const;
+  function fixture() {
+    const store = new EngineStore({ warn: () => {} });
+    store.me = 'U_ME';
+    const all = Array.from({ length: 600 }, (_, i) => {
+      const category = categories[i % 4];
+      return { ...conv(i, 10_000 - i, i % 5 === 0 ? 0 : 1), ...(category ? { ai_category: category } : {}) };
+    });
+    const person = (id: string) => ({ id, name: id, real_name: id, display_name: id });
+    store.replaceAll(all, Object.fromEntries(['U_ME', ...all.map((_, i) => `U${i}`)].map((id) => [id, person(id)])));
+    return { store, all };
+  }
+
+  it('holds the first rows of every view in time order, and no more than their union', () => {
+    const { store, all } = fixture();
+    const head = store.head(20);
+    const ids = new Set(head.conversations.map((c) => c.id));
+    const expected = new Set(BUILTIN_VIEWS.flatMap((view) => expectedIds(all, view.id).slice(0, 20)));
+    expect(ids).toEqual(expected);
+    expect(head.conversations.length).toBe(ids.size);
+  });
+
+  it('holds the first rows of each AI group too, once the page has shown a view in AI order', () => {
+    const { store } = fixture();
+    const before = new Set(store.head(10).conversations.map((c) => c.id));
+    const grouped: Layout = { order: 'ai', headers: true, collapsed: [], query: '' };
+    store.indexFor('inbox', grouped);
+    const after = store.head(10).conversations;
+    // The last of each group's first ten is in the head: FYI's and Not Categorized's come far below the time order's first ten.
+    for (const category of categories) {
+      const group = after.filter((c) => c.ai_category === category && c.unread_count_display > 0);
+      expect(group.length).toBeGreaterThanOrEqual(10);
+    }
+    expect(after.length).toBeGreaterThan(before.size);
+  });
+
+  it('names the people its rows show, and the member', () => {
+    const { store } = fixture();
+    const head = store.head(5);
+    const people = new Set(head.users.map((u) => u.id));
+    expect(people.has('U_ME')).toBe(true);
+    for (const c of head.conversations) expect(people.has(c.latest_message!.user!)).toBe(true);
+    expect(people.size).toBeLessThan(store.users.size / 10);
+  });
+});

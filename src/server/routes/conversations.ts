@@ -1,10 +1,10 @@
 /** SPEC §7.2: conversations, messages and users, as the signed-in member sees them. */
-import { MEMBER_AVATARS_SHOWN } from '../../model/constants';
 import { readableText, userMentions } from '../../model/slack';
 import { mentionsOf } from '../mentions';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { compileFilter, isKnownOperator } from '../../model/filter';
+import { referencedUsers } from '../../model/rows';
 import { AI_CATEGORIES, CONVERSATION_TYPES, type AiCategory, type ConversationSummary, type Conversation, type Message } from '../../model/types';
 import { isTs, compareTs } from '../../model/ts';
 import { validateOutgoingMessage } from '../../model/validation';
@@ -324,17 +324,4 @@ export function conversationRoutes(ctx: AppContext) {
   });
 
   return app;
-}
-
-/** The people a page of rows names: a DM's person, the faces a row shows, the last message's and a thread's authors. */
-function referencedUsers(conversations: readonly ConversationSummary[]): Set<string> {
-  const ids = new Set<string>();
-  for (const c of conversations) {
-    if (c.dm_user) ids.add(c.dm_user);
-    // A row shows a few members' faces (MEMBER_AVATARS_SHOWN, the member among them).
-    for (const id of (c.member_ids ?? []).slice(0, MEMBER_AVATARS_SHOWN + 1)) ids.add(id);
-    if (c.latest_message?.user) ids.add(c.latest_message.user);
-    if (c.parent_message?.user) ids.add(c.parent_message.user);
-  }
-  return ids;
 }

@@ -28,16 +28,23 @@ export function useAuth() {
   // Back from Slack's sign-in (?auth_success=true): the session is being completed, checked after a pause.
   const [state, setState] = useState<AuthState>(() => ({ phase: returnedFromSignIn() ? 'completing' : 'initializing' }));
 
-  const check = useCallback(async () => {
+  const check = useCallback(async (resume: boolean) => {
+    let resumed = false;
     try {
       forgetStoredToken();
       // 'Initializing...' while the engine starts, then 'Loading...' while the status is on its way.
       const api = await engine();
-      setState((current) => (current.phase === 'initializing' ? { phase: 'loading' } : current));
+      // The member signed in last opens at once from their local copy while the server confirms (issue 14 §4).
+      const last = resume ? await api.resumeLastSession() : null;
+      if (last) {
+        resumed = true;
+        setState({ phase: 'authenticated', status: last });
+      } else setState((current) => (current.phase === 'initializing' ? { phase: 'loading' } : current));
       const status = await api.authStatus();
       setState(status.authenticated ? { phase: 'authenticated', status } : { phase: 'unauthenticated' });
     } catch (error) {
-      setState({ phase: 'error', message: (error as Error).message || 'Failed to initialize' });
+      // Resumed, the member keeps working from their copy; the live stream reports the server's trouble.
+      if (!resumed) setState({ phase: 'error', message: (error as Error).message || 'Failed to initialize' });
     }
   }, []);
 
@@ -57,12 +64,13 @@ export function useAuth() {
   useEffect(() => {
     if (returnedFromSignIn()) {
       window.history.replaceState(null, '', window.location.pathname);
-      const timer = window.setTimeout(() => void check(), OAUTH_RECHECK_DELAY_MS);
+      const timer = window.setTimeout(() => void check(false), OAUTH_RECHECK_DELAY_MS);
       return () => window.clearTimeout(timer);
     }
+    // Not on the sign-in page: whoever opens it means to sign in, and must not see the last member's inbox first.
     // check sets state only after awaiting the engine; the rule does not follow the await.
     // eslint-disable-next-line react-hooks/set-state-in-effect -- nothing is set synchronously here
-    void check();
+    void check(!window.location.pathname.startsWith('/auth'));
     return undefined;
   }, [check]);
 
@@ -75,5 +83,5 @@ export function useAuth() {
     }
   }, []);
 
-  return { state, logout, retry: check };
+  return { state, logout, retry: () => check(false) };
 }

@@ -17,14 +17,14 @@ import { BehaviorSubject, EMPTY, distinctUntilChanged, merge, from, pairwise, st
 import type { AuthStatus } from '../../model/types';
 import { persistCopy, SavedState as CopyState } from '../copySync';
 import { readLastSession, saveLastSession, saveOutbox, wipeLastSession } from '../localCopy/lastSession';
-import { openLocalCopy, wipeCopy, type LocalCopy, type SavedCopy } from '../localCopy/localCopy';
+import { openLocalCopy, wipeCopy, type LocalCopy, type SavedCopy, type SavedHead } from '../localCopy/localCopy';
 import type { Core } from './core';
 import type { SavedState } from './types';
 
 export function createCopy(core: Core) {
   const { log, store } = core;
   /** The open copy of the current session's member, and what it held at start. */
-  let opened: { key: string; copy: Promise<LocalCopy | null>; loaded: Promise<SavedCopy | null> } | null = null;
+  let opened: { key: string; copy: Promise<LocalCopy | null>; head: Promise<SavedHead | null>; loaded: Promise<SavedCopy | null> } | null = null;
 
   /** Opens the member's copy and reads it, once per session. */
   function open(key: string) {
@@ -35,13 +35,14 @@ export function createCopy(core: Core) {
         log.warn('The local copy is not available; starting from the server', { message: (error as Error)?.message });
         return null;
       });
-      const loaded = copy
-        .then((c) => c?.load() ?? null)
-        .catch((error: unknown) => {
-          log.warn('The local copy could not be read; starting from the server', { message: (error as Error)?.message });
-          return null;
-        });
-      opened = { key, copy, loaded };
+      const unreadable = (error: unknown) => {
+        log.warn('The local copy could not be read; starting from the server', { message: (error as Error)?.message });
+        return null;
+      };
+      // The head first (the first screen paints from it), then the whole copy behind it.
+      const head = copy.then((c) => c?.loadHead() ?? null).catch(unreadable);
+      const loaded = head.then(() => copy.then((c) => c?.load() ?? null)).catch(unreadable);
+      opened = { key, copy, head, loaded };
     }
     return opened;
   }
@@ -49,9 +50,20 @@ export function createCopy(core: Core) {
   /** When the copy a session started from was saved (null: no copy). */
   const savedAt$ = new BehaviorSubject<number | null>(null);
 
-  /** What a session starts from: the member's copy, or null (none, another schema, no storage). */
+  /**
+   * What a session starts from: the head of the member's copy (the whole follows), or the whole copy when it
+   * has no head, or null (none, another schema, no storage).
+   */
   async function savedState(key: string): Promise<SavedState | null> {
-    const saved = await open(key).loaded;
+    const entry = open(key);
+    const head = await entry.head;
+    if (!head) return whole(entry);
+    savedAt$.next(head.savedAt);
+    return { ...head, whole: () => whole(entry) };
+  }
+
+  async function whole(entry: NonNullable<typeof opened>): Promise<SavedState | null> {
+    const saved = await entry.loaded;
     savedAt$.next(saved?.savedAt ?? null);
     // The conversations read before, for reading offline (the very lists the copy holds: only later changes are saved).
     core.opened.clear();

@@ -33,6 +33,7 @@ import {
 } from 'rxjs';
 import type { AuthStatus, LiveState } from '../../model/types';
 import { liveConnection, type LiveCommand } from '../../streams/liveConnection';
+import { fileBehindHead } from '../../streams/fileBehindHead';
 import { liveEvents } from '../../streams/liveEvents';
 import { shareLatest } from '../../streams/shareLatest';
 import { openSse } from '../sse';
@@ -73,8 +74,10 @@ export function createSession(
       const lastSequence$ = new BehaviorSubject<number | undefined>(initialSequence);
       const loading$ = new BehaviorSubject<boolean>(false);
       let loadedOnce = saved !== null;
+      let reloadRequested = false;
       const requestLoad = () => {
         loadedOnce = true;
+        reloadRequested = true;
         reload$.next();
       };
 
@@ -130,7 +133,24 @@ export function createSession(
         }),
       );
 
-      return merge(states$, events$, snapshot.loader$(loading$)).pipe(ignoreElements());
+      // Started from a head: the whole saved state is filed behind the first rows; live events wait meanwhile.
+      const whole = saved?.whole;
+      const whole$ = whole
+        ? fileBehindHead(whole, () => reloadRequested).pipe(
+            tap((step) => {
+              if (step.kind === 'hold') loading$.next(true);
+              else if (step.kind === 'file') snapshot.fileWhole(step.state);
+              else if (step.kind === 'release') loading$.next(false);
+              else {
+                if (step.reason === 'unreadable')
+                  log.warn('The saved state could not be read whole; loading the snapshot', { message: (step.error as Error)?.message });
+                requestLoad();
+              }
+            }),
+          )
+        : EMPTY;
+
+      return merge(states$, events$, whole$, snapshot.loader$(loading$)).pipe(ignoreElements());
     });
   }
 
@@ -167,17 +187,36 @@ export function createSession(
       status = last.status;
       offline = true;
     }
-    // The engine follows whom the server says the cookie signs in: another member or workspace is a new session.
-    const key = status.authenticated && status.user ? `${status.workspace?.id ?? ''}:${status.user.id}` : null;
-    sessionKey$.next(key);
+    answered = true;
+    const key = follow(status);
     if (key && !offline) copy?.rememberSession(key, status);
     else if (!key) await copy?.forgetLastSession();
+    return status;
+  }
+
+  /** The engine follows whom the status signs in: another member or workspace is a new session. Answers its key. */
+  function follow(status: AuthStatus): string | null {
+    const key = status.authenticated && status.user ? `${status.workspace?.id ?? ''}:${status.user.id}` : null;
+    sessionKey$.next(key);
     if (status.authenticated && status.user) {
       store.me = status.user.id;
       store.workspaceId = status.workspace?.id ?? '';
       store.users.set(status.user.id, status.user);
     }
-    return status;
+    return key;
+  }
+
+  let answered = false;
+  /**
+   * The member signed in last in this browser, their session started at once from their local copy while the
+   * server is asked (issue 14 §4: a warm start paints before the status answers). `authStatus` then confirms
+   * it (nothing restarts), or switches, or signs out and wipes the copy. Null: nobody, or the status answered.
+   */
+  async function resumeLastSession(): Promise<AuthStatus | null> {
+    const last = await copy?.lastSession();
+    if (!last || answered || !last.status.authenticated) return null;
+    follow(last.status);
+    return last.status;
   }
 
   async function logout(): Promise<void> {
@@ -197,6 +236,7 @@ export function createSession(
   return {
     commands: {
       authStatus,
+      resumeLastSession,
       logout,
       switchWorkspace,
       liveCommand: (command: LiveCommand) => command$.next(command),

@@ -128,15 +128,30 @@ export function createSnapshot(core: Core) {
       }),
     );
 
-  /** Puts a saved state into the (empty) store, shows it as loaded, and answers the sequence it is up to date with. */
+  /**
+   * Puts a saved state into the (empty) store and answers the sequence it is up to date with. A whole state
+   * shows as loaded; a head (`saved.whole`) as loading, until `fileWhole` swaps the whole in.
+   */
   function startFrom(saved: SavedState): number {
-    store.replaceAll(saved.conversations, Object.fromEntries(saved.users.map((u) => [u.id, u])));
-    store.setCustomViews(saved.views);
+    fill(saved);
     const n = store.conversations.size;
-    load$.next({ status: 'loaded', loaded: n, total: n });
+    load$.next(saved.whole ? { status: 'loading', loaded: n, total: Math.max(n, saved.total ?? n) } : { status: 'loaded', loaded: n, total: n });
     core.sequence$.next(saved.sequence);
     changed();
     return saved.sequence;
+  }
+
+  /** The whole saved state in place of its head: the list goes from the first rows to all of them, never empty. */
+  function fileWhole(whole: SavedState): void {
+    log.time('file the local copy', () => fill(whole));
+    const n = store.conversations.size;
+    load$.next({ status: 'loaded', loaded: n, total: n });
+    changed();
+  }
+
+  function fill(saved: SavedState): void {
+    store.replaceAll(saved.conversations, Object.fromEntries(saved.users.map((u) => [u.id, u])));
+    store.setCustomViews(saved.views);
   }
 
   /**
@@ -158,6 +173,7 @@ export function createSnapshot(core: Core) {
   return {
     loader$,
     startFrom,
+    fileWhole,
     commands: {
       reload: () => reload$.next(),
       refresh,

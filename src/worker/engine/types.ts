@@ -39,6 +39,13 @@ export interface SavedState {
   users: UserData[];
   views: View[];
   sequence: number;
+  /**
+   * Set when this is only the head of a saved state (the first rows of every view, issue 14 §4): the session
+   * paints it while loading (`total` conversations in all), then swaps in the whole, which this answers; null:
+   * the saved state is gone, and a snapshot is loaded instead.
+   */
+  whole?: () => Promise<SavedState | null>;
+  total?: number;
 }
 
 export type LoadStatus = 'idle' | 'loading' | 'loaded' | 'error';

@@ -4,6 +4,7 @@
  * OPFS: README "Local copy" (measured by bench/localCopy.ts).
  *
  *   const copy = await openLocalCopy('T123:U456');   // null: no storage here (private mode): work as before
+ *   const head = await copy?.loadHead();             // the first rows of every view: paint them at once
  *   const saved = await copy?.load();                // null: nothing saved, or another schema (deleted)
  *   await copy.saveChanges({ conversations, removed, sequence });   // the writer tab only; one transaction
  *   copy.onChanged((sequence) => ...);               // another tab saved
@@ -18,6 +19,7 @@ import {
   MESSAGE_CAP,
   SCHEMA_VERSION,
   STORES,
+  type SavedHead,
   changedOf,
   chunksOf,
   copyName,
@@ -36,12 +38,15 @@ import {
   type SavedCopy,
 } from './schema';
 
-export { SCHEMA_VERSION, MESSAGE_CAP, type SavedCopy, type CopyChanges, type CopyToSave } from './schema';
+export { SCHEMA_VERSION, MESSAGE_CAP, type SavedCopy, type SavedHead, type CopyChanges, type CopyHead, type CopyToSave } from './schema';
 
 export interface LocalCopy {
   readonly memberKey: string;
   /** True in the one tab of this member that writes; the others' saves do nothing (they return false). */
   readonly isWriter: boolean;
+  /** The head alone (a few hundred records): null when there is none, or another schema. */
+  loadHead(): Promise<SavedHead | null>;
+  /** The whole copy, read a chunk per request so the worker answers the page between them. */
   load(): Promise<SavedCopy | null>;
   /** Replaces the whole copy (a fresh snapshot). */
   saveAll(copy: CopyToSave): Promise<boolean>;
@@ -99,6 +104,41 @@ function mergeCollections(chunks: Chunk[], changed: Changed[]): Pick<SavedCopy, 
   return { conversations: of('conversations'), users: of('users') };
 }
 
+/** Chunks read in one transaction: each transaction's results come in one go (~50 ms of the worker's time). */
+const CHUNKS_A_READ = 8;
+
+/**
+ * A whole copy. The chunks are read a few per transaction, so the worker answers the page between them
+ * (read in one, ~1 s of deserializing at 100,000 conversations blocks it); the
+ * other stores come in the first transaction, and a copy whose chunks were rewritten meanwhile answers
+ * 'rewritten'. `atOnce` reads everything in one transaction.
+ */
+async function readCopy(db: IDBPDatabase<CopyDb>, schema: number, atOnce: boolean): Promise<SavedCopy | null | 'rewritten'> {
+  const tx = db.transaction(STORES, 'readonly');
+  const [meta, keys, changed, views, entries] = await Promise.all([
+    tx.objectStore('meta').get('meta'),
+    tx.objectStore('chunks').getAllKeys(),
+    tx.objectStore('changed').getAll(),
+    tx.objectStore('views').get('views'),
+    tx.objectStore('messages').index('at').getAll(),
+  ]);
+  if (!meta || meta.schema !== schema) return null;
+  const chunks: Chunk[] = [];
+  if (atOnce) chunks.push(...(await tx.objectStore('chunks').getAll()));
+  else {
+    for (let start = 0; start < keys.length; start += CHUNKS_A_READ) {
+      const batch = db.transaction('chunks', 'readonly').store;
+      const read = await Promise.all(keys.slice(start, start + CHUNKS_A_READ).map((key) => batch.get(key)));
+      if (read.some((chunk) => !chunk)) return 'rewritten';
+      chunks.push(...(read as Chunk[]));
+    }
+    if ((await db.get('meta', 'meta'))?.chunksAt !== meta.chunksAt) return 'rewritten';
+  }
+  const messages: SavedCopy['messages'] = {};
+  for (const entry of entries.reverse()) messages[entry.id] = entry.messages;
+  return { schema, sequence: meta.sequence, savedAt: meta.savedAt, ...mergeCollections(chunks, changed), views: views ?? [], messages };
+}
+
 export async function openLocalCopy(memberKey: string, options: OpenOptions = {}): Promise<LocalCopy | null> {
   if (typeof indexedDB === 'undefined') return null;
   const name = copyName(memberKey);
@@ -125,21 +165,24 @@ export async function openLocalCopy(memberKey: string, options: OpenOptions = {}
     get isWriter() {
       return coordinator.isWriter;
     },
-    async load() {
+    async loadHead() {
       if (!db) return null;
-      const tx = db.transaction(STORES, 'readonly');
-      const meta = await tx.objectStore('meta').get('meta');
-      if (!meta || meta.schema !== schema) return null;
-      const [chunks, changed, views, entries] = await Promise.all([
-        tx.objectStore('chunks').getAll(),
-        tx.objectStore('changed').getAll(),
+      const tx = db.transaction(['meta', 'head', 'views'], 'readonly');
+      const [meta, head, views] = await Promise.all([
+        tx.objectStore('meta').get('meta'),
+        tx.objectStore('head').get('head'),
         tx.objectStore('views').get('views'),
-        tx.objectStore('messages').index('at').getAll(),
       ]);
-      const messages: SavedCopy['messages'] = {};
-      for (const entry of entries.reverse()) messages[entry.id] = entry.messages;
-      const collections = mergeCollections(chunks, changed);
-      return { schema, sequence: meta.sequence, savedAt: meta.savedAt, ...collections, views: views ?? [], messages };
+      if (!meta || meta.schema !== schema || !head) return null;
+      return { schema, sequence: meta.sequence, savedAt: meta.savedAt, ...head, views: views ?? [] };
+    },
+    async load() {
+      // Rewritten chunks under the read (the writer tab folded its changes in): read again, the last time at once.
+      for (let attempt = 1; ; attempt++) {
+        if (!db) return null;
+        const read = await readCopy(db, schema, attempt === 3);
+        if (read !== 'rewritten') return read;
+      }
     },
     async saveAll(copy) {
       const database = writable();
@@ -150,9 +193,10 @@ export async function openLocalCopy(memberKey: string, options: OpenOptions = {}
       for (const store of STORES) raw(store).clear();
       writeChunks(raw, copy);
       raw('views').put(copy.views, 'views');
+      if (copy.head) raw('head').put(copy.head, 'head');
       const messages = raw('messages');
       for (const entry of messageEntriesOfCopy(copy.messages, savedAt)) messages.put(entry);
-      raw('meta').put({ schema, sequence: copy.sequence, savedAt }, 'meta');
+      raw('meta').put({ schema, sequence: copy.sequence, savedAt, chunksAt: savedAt }, 'meta');
       await tx.done;
       coordinator.post({ type: 'changed', sequence: copy.sequence });
       return true;
@@ -168,6 +212,7 @@ export async function openLocalCopy(memberKey: string, options: OpenOptions = {}
       const removed = new Set(changes.removed ?? []);
       for (const id of removed) raw('messages').delete(id);
       if (changes.views) raw('views').put(changes.views, 'views');
+      if (changes.head) raw('head').put(changes.head, 'head');
       const entries = messageEntriesOfChanges(changes.messages, removed, savedAt);
       for (const entry of entries) raw('messages').put(entry);
       if (entries.length) {
@@ -176,15 +221,17 @@ export async function openLocalCopy(memberKey: string, options: OpenOptions = {}
         const excess = (await messageStore.count()) - MESSAGE_CAP.conversations;
         if (excess > 0) for (const key of await messageStore.index('at').getAllKeys(null, excess)) raw('messages').delete(key);
       }
+      const meta = await tx.objectStore('meta').get('meta');
+      let chunksAt = meta?.chunksAt ?? savedAt;
       if ((await tx.objectStore('changed').count()) > COMPACT_AT) {
         // Fold the changes into the chunks, so a start reads few records and merges few.
         const [chunks, changed] = await Promise.all([tx.objectStore('chunks').getAll(), tx.objectStore('changed').getAll()]);
         raw('chunks').clear();
         raw('changed').clear();
         writeChunks(raw, mergeCollections(chunks, changed));
+        chunksAt = savedAt;
       }
-      const meta = await tx.objectStore('meta').get('meta');
-      raw('meta').put({ schema, sequence: Math.max(meta?.sequence ?? 0, changes.sequence), savedAt }, 'meta');
+      raw('meta').put({ schema, sequence: Math.max(meta?.sequence ?? 0, changes.sequence), savedAt, chunksAt }, 'meta');
       await tx.done;
       coordinator.post({ type: 'changed', sequence: changes.sequence });
       return true;

@@ -3,7 +3,10 @@
  * the IndexedDB layout that holds it, and the pure rules of a save (which messages are kept).
  *
  * Layout, one database per member (`sift-copy:<workspace>:<user>`), whose IndexedDB version is the schema:
- *   meta      'meta' → { schema, sequence, savedAt }
+ *   meta      'meta' → { schema, sequence, savedAt, chunksAt }
+ *   head      'head' → the first rows of every view and the people they name, with the views, saved with
+ *             every write: a start paints from it at once (a few hundred records, milliseconds) and files
+ *             the whole copy behind it
  *   chunks    the conversations and the people as of the last whole save, 1,000 records a chunk:
  *             { collection, index, items }. IndexedDB spends its time per record, not per byte: in
  *             Chromium 100,000 summaries one a record take 11 s to write and 2.5 s to read, in chunks
@@ -19,7 +22,7 @@ import type { View } from '../../model/views';
 import { compareTs } from '../../model/ts';
 
 /** Raise it when the saved shape changes: a copy of another version is deleted at open, never read. */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 /** Messages kept: the most recent `conversations` conversations opened or active, `perConversation` newest messages each. */
 export const MESSAGE_CAP = { conversations: 200, perConversation: 100 } as const;
@@ -48,8 +51,21 @@ export interface SavedCopy {
   messages: Record<string, Message[]>;
 }
 
+/**
+ * The head of a copy: what the first screen of every view shows, saved beside the whole copy with the same
+ * sequence. `total` is how many conversations the whole copy holds (the list's count while it is filed).
+ */
+export interface CopyHead {
+  conversations: ConversationSummary[];
+  users: UserData[];
+  total: number;
+}
+
+/** A saved head as a start reads it: with the copy's sequence, save time and views. */
+export type SavedHead = CopyHead & Pick<SavedCopy, 'schema' | 'sequence' | 'savedAt' | 'views'>;
+
 /** What `saveAll` takes: a whole copy (schema and savedAt are filled in). `messages` lists the most recent first. */
-export type CopyToSave = Omit<SavedCopy, 'schema' | 'savedAt'>;
+export type CopyToSave = Omit<SavedCopy, 'schema' | 'savedAt'> & { head?: CopyHead };
 
 /** One batch of changes, written in one transaction. */
 export interface CopyChanges {
@@ -63,6 +79,8 @@ export interface CopyChanges {
   views?: View[];
   /** Conversations whose messages changed (the most recent last): their whole newest messages. */
   messages?: Array<{ id: string; messages: Message[] }>;
+  /** The head as of these changes. */
+  head?: CopyHead;
   sequence: number;
 }
 
@@ -77,6 +95,8 @@ export interface Meta {
   schema: number;
   sequence: number;
   savedAt: number;
+  /** When the chunks were last written whole (a full save, or changes folded in): a read across it starts over. */
+  chunksAt: number;
 }
 
 /** The collections kept in chunks plus changes. */
@@ -86,6 +106,9 @@ export interface Collections {
 }
 export type CollectionName = keyof Collections;
 export const COLLECTIONS: readonly CollectionName[] = ['conversations', 'users'];
+
+/** Conversations of each view (and of each AI group) in the head: more than a screen of each. */
+export const HEAD_ROWS = 100;
 
 /** Records a chunk. */
 export const CHUNK_SIZE = 1_000;
@@ -107,18 +130,20 @@ export interface Changed<C extends CollectionName = CollectionName> {
 
 export interface CopyDb extends DBSchema {
   meta: { key: 'meta'; value: Meta };
+  head: { key: 'head'; value: CopyHead };
   chunks: { key: [string, number]; value: Chunk };
   changed: { key: [string, string]; value: Changed };
   views: { key: 'views'; value: View[] };
   messages: { key: string; value: MessageEntry; indexes: { at: number } };
 }
 
-export const STORES = ['meta', 'chunks', 'changed', 'views', 'messages'] as const;
+export const STORES = ['meta', 'head', 'chunks', 'changed', 'views', 'messages'] as const;
 
 /** The upgrade callback: whatever an older schema held is dropped, and the current stores are made empty. */
 export function createStores(db: IDBPDatabase<CopyDb>): void {
   for (const name of Array.from(db.objectStoreNames)) db.deleteObjectStore(name);
   db.createObjectStore('meta');
+  db.createObjectStore('head');
   db.createObjectStore('chunks', { keyPath: ['collection', 'index'] });
   db.createObjectStore('changed', { keyPath: ['collection', 'id'] });
   db.createObjectStore('views');
