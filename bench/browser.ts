@@ -19,11 +19,15 @@ export interface BrowserBench {
   loadedMs: number;
   holdJ: { longestTaskMs: number; maxRows: number; largestMessageBytes: number; moves: number };
   scroll: { longestTaskMs: number; maxRows: number; largestMessageBytes: number; frames: number };
+  /** The largest worker→page message while the snapshot loaded (budget: 100 KiB, ever). */
+  loadLargestMessageBytes: number;
+  /** The focus inbox modal: its people chooser opened, searched letter by letter and scrolled (budget: 10 KiB). */
+  modal: { largestMessageBytes: number; options: number };
   heapMB: number | null;
 }
 
 /** Installed before any page script: records long tasks, row counts per frame and message sizes, per phase. */
-function instrument() {
+export function instrument() {
   const w = window as unknown as {
     __bench: Record<string, { longest: number; rows: number; bytes: number }>;
     __phase: string;
@@ -130,6 +134,26 @@ export async function benchBrowser(): Promise<BrowserBench> {
     );
     await page.waitForTimeout(500);
     const scrollTo = await page.evaluate(() => performance.now());
+
+    // The focus inbox modal over every person of the workspace: open it, search people letter by letter, scroll.
+    await page.evaluate(() => ((window as unknown as { __phase: string }).__phase = 'modal'));
+    await page.getByRole('listbox').first().focus();
+    await page.keyboard.press('Shift+N');
+    await page.getByRole('dialog', { name: 'Create Focus Inbox' }).waitFor();
+    await page.getByRole('button', { name: /Specific People/ }).click();
+    const search = page.getByRole('combobox', { name: 'Search Specific People' });
+    for (const letter of 'dan') {
+      await search.press(letter);
+      await page.waitForTimeout(150);
+    }
+    await search.fill('');
+    await page.waitForTimeout(300);
+    const options = await page.getByRole('listbox', { name: 'Specific People' }).evaluate((list) => {
+      list.scrollTop = list.scrollHeight;
+      return list.querySelectorAll('[role="option"]').length;
+    });
+    await page.waitForTimeout(500);
+    await page.keyboard.press('Escape');
     const stats = await page.evaluate(() => (window as unknown as { __bench: Record<string, { longest: number; rows: number; bytes: number }> }).__bench);
     const tasks = await page.evaluate(() => (window as unknown as { __tasks: Array<{ start: number; duration: number }> }).__tasks);
     const longest = (from: number, to: number) => Math.round(Math.max(0, ...tasks.filter((t) => t.start >= from && t.start < to).map((t) => t.duration)));
@@ -141,6 +165,8 @@ export async function benchBrowser(): Promise<BrowserBench> {
       loadedMs,
       holdJ: { longestTaskMs: longest(holdFrom, scrollFrom), maxRows: phase('hold').rows, largestMessageBytes: phase('hold').bytes, moves },
       scroll: { longestTaskMs: longest(scrollFrom, scrollTo), maxRows: phase('scroll').rows, largestMessageBytes: phase('scroll').bytes, frames },
+      loadLargestMessageBytes: phase('load').bytes,
+      modal: { largestMessageBytes: phase('modal').bytes, options },
       heapMB: heap === null ? null : Math.round(heap / 1e5) / 10,
     };
   } finally {

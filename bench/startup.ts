@@ -11,8 +11,8 @@ import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { api, signIn as apiSignIn } from '../tests/server/helpers';
-import { launchBrowser, signIn } from '../tests/e2e/harness';
-import { startLargeServer } from './browser';
+import { launchBrowser } from '../tests/e2e/harness';
+import { instrument, startLargeServer } from './browser';
 import type { ConversationSummary } from '../src/model/types';
 
 /** How long a page stays open after its list loaded: long enough for the engine to save its local copy. */
@@ -22,15 +22,18 @@ export interface StartPhase {
   firstRowsMs: number;
   loadedMs: number;
   apiBytes: number;
+  /** The largest worker→page message of the start (budget: 100 KiB, ever). */
+  largestMessageBytes: number;
 }
 
 export interface StartupBench {
   conversations: number;
-  cold: StartPhase;
+  /** Cold: from the navigation (the sign-in page, then the click on sign-in and the inbox). */
+  cold: StartPhase & { signInToFirstRowsMs: number };
   warm: StartPhase;
   afterChanges: StartPhase;
   /** Warm over cold, in one run: the budgets are ≤ 0.10 (first rows) and ≤ 0.02 (bytes). */
-  ratios: { warmFirstRows: number; warmBytes: number; changesBytes: number };
+  ratios: { warmFirstRows: number; warmFirstRowsOfColdWhole: number; warmBytes: number; changesBytes: number };
   heapMB: { page: number | null; worker: number | null };
 }
 
@@ -65,14 +68,33 @@ async function countingProxy(target: string): Promise<{ url: string; bytes: () =
   };
 }
 
+/**
+ * Installed before any page script: the moments (epoch ms, the same clock as the bench's) the first row entered
+ * the DOM and the list pane said it was loaded, seen by a MutationObserver in the page itself. Waiting for them
+ * from the bench adds its polling over the DevTools protocol (~100–200 ms here) to every figure.
+ */
+function markMoments() {
+  const w = window as unknown as { __firstRowsAt?: number; __loadedAt?: number };
+  new MutationObserver((_mutations, observer) => {
+    w.__firstRowsAt ??= document.querySelector('[role="option"]') ? Date.now() : undefined;
+    w.__loadedAt ??= document.querySelector('.list-pane[data-load="loaded"]') ? Date.now() : undefined;
+    if (w.__firstRowsAt && w.__loadedAt) observer.disconnect();
+  }).observe(document, { childList: true, subtree: true, attributes: true, attributeFilter: ['data-load'] });
+}
+
 /** From `started`: the first rows, then the whole list loaded; a second's settling counts its bytes too. */
 async function measure(page: Page, started: number, bytes: () => number): Promise<StartPhase> {
   await page.getByRole('option').first().waitFor({ timeout: 120_000 });
-  const firstRowsMs = Date.now() - started;
   await page.locator('.list-pane[data-load="loaded"]').waitFor({ timeout: 180_000 });
-  const loadedMs = Date.now() - started;
+  const moments = await page.evaluate(() => {
+    const w = window as unknown as { __firstRowsAt: number; __loadedAt: number };
+    return { firstRows: w.__firstRowsAt, loaded: w.__loadedAt };
+  });
+  const firstRowsMs = moments.firstRows - started;
+  const loadedMs = moments.loaded - started;
   await page.waitForTimeout(1_000);
-  return { firstRowsMs, loadedMs, apiBytes: bytes() };
+  const largestMessageBytes = await page.evaluate(() => (window as unknown as { __bench: Record<string, { bytes: number }> }).__bench.load?.bytes ?? 0);
+  return { firstRowsMs, loadedMs, apiBytes: bytes(), largestMessageBytes };
 }
 
 /** The JS heap of the page and of its dedicated worker, in MB, over the DevTools protocol. */
@@ -109,13 +131,21 @@ export async function benchStartup(): Promise<StartupBench> {
   try {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     await context.addInitScript(() => localStorage.setItem('sift_sort_mode:inbox', 'time'));
+    // tsx compiles with esbuild's keepNames: functions sent to the page call its __name helper.
+    await context.addInitScript('window.__name = (fn) => fn;');
+    await context.addInitScript(instrument);
+    await context.addInitScript(markMoments);
 
-    // Cold: a fresh profile signs in and lands on the inbox.
+    // Cold: a fresh profile opens Sift, is sent to sign-in, signs in and lands on the inbox.
     let page = await context.newPage();
     proxy.reset();
     let started = Date.now();
-    await signIn(page, proxy.url);
-    const cold = await measure(page, started, proxy.bytes);
+    await page.goto(`${proxy.url}/inbox`);
+    await page.waitForURL('**/auth');
+    const signingIn = Date.now();
+    await page.getByRole('button', { name: 'Connect to Slack' }).click();
+    const coldPhase = await measure(page, started, proxy.bytes);
+    const cold = { ...coldPhase, signInToFirstRowsMs: coldPhase.firstRowsMs - (signingIn - started) };
     // The member reads for a moment: the engine saves its copy (a second after the last change, then the write).
     await page.waitForTimeout(SETTLE_MS);
     await page.close();
@@ -154,6 +184,7 @@ export async function benchStartup(): Promise<StartupBench> {
       afterChanges,
       ratios: {
         warmFirstRows: ratio(warm.firstRowsMs, cold.firstRowsMs),
+        warmFirstRowsOfColdWhole: ratio(warm.firstRowsMs, cold.loadedMs),
         warmBytes: ratio(warm.apiBytes, cold.apiBytes),
         changesBytes: ratio(afterChanges.apiBytes, cold.apiBytes),
       },

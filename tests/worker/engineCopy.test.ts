@@ -11,10 +11,11 @@ import { IDBFactory } from 'fake-indexeddb';
 import { firstValueFrom, filter } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConversationDetail, LoadState } from '../../src/worker/engine';
+import type { ViewWindow } from '../../src/model/rows';
 import type { ConversationSummary } from '../../src/model/types';
 import { openLocalCopy } from '../../src/worker/localCopy/localCopy';
 import { api, signIn, startTestServer, type TestServer } from '../server/helpers';
-import { loaded, startPageEngine, stream, until } from './pageEngine';
+import { loaded, startPageEngine, stream, until, type PageEngine } from './pageEngine';
 
 let server: TestServer;
 let token: string;
@@ -88,13 +89,50 @@ describe('the engine with a local copy', () => {
     await page.close();
   });
 
-  it('a warm start paints the head of the copy first (loading, the whole count known), then files the whole behind it', async () => {
+  /** Plants a head of three rows, as a copy of 100,000 conversations has a few hundred; answers the whole copy's size. */
+  async function plantSmallHead(): Promise<number> {
     const copy = (await openLocalCopy(MEMBER))!;
     const saved = (await copy.load())!;
-    // A head of three rows, as a copy of 100,000 conversations has a few hundred.
     const head = { conversations: saved.conversations.slice(0, 3), users: saved.users.slice(0, 1), total: saved.conversations.length };
     await copy.saveChanges({ sequence: saved.sequence, head });
     copy.close();
+    return saved.conversations.length;
+  }
+
+  /** The moments (ms since `from`) the list was painted from the head and then filed whole. */
+  async function filing(page: PageEngine, from: number) {
+    const at: Partial<Record<LoadState['status'], number>> = {};
+    const sub = stream<LoadState>((o) => page.engine.loadState(o as never)).subscribe((s) => (at[s.status] ??= Date.now() - from));
+    await until(() => at.loaded !== undefined, 'the whole copy filed');
+    sub.unsubscribe();
+    return at;
+  }
+
+  it('reads the rest of the copy once the page has its first screen, or after half a second without one', async () => {
+    await plantSmallHead();
+    const idle = await start();
+    const idleAt = filing(idle, Date.now());
+    await idle.engine.authStatus();
+    const { loading, loaded } = await idleAt;
+    // Nobody asked for a window: the rest waits for the deadline.
+    expect(loaded! - loading!).toBeGreaterThanOrEqual(400);
+    await idle.close();
+
+    await plantSmallHead();
+    const shown = await start();
+    const windows = stream<ViewWindow>((o) => shown.engine.viewWindow('list', o as never)).subscribe();
+    await shown.engine.setWindow('list', 'conversations', 0, 20);
+    const shownAt = filing(shown, Date.now());
+    await shown.engine.authStatus();
+    const served = await shownAt;
+    expect(served.loaded! - served.loading!).toBeLessThan(400);
+    windows.unsubscribe();
+    await shown.close();
+  });
+
+  it('a warm start paints the head of the copy first (loading, the whole count known), then files the whole behind it', async () => {
+    const whole = await plantSmallHead();
+    const saved = { conversations: { length: whole } };
     const page = await start();
     const states: LoadState[] = [];
     const sub = stream<LoadState>((o) => page.engine.loadState(o as never)).subscribe((s) => states.push(s));

@@ -13,7 +13,7 @@
  *   to another member or workspace wipe the previous member's copy and the last session: nothing of a
  *   member stays in a browser they signed out of.
  */
-import { BehaviorSubject, EMPTY, distinctUntilChanged, merge, from, pairwise, startWith, switchMap, type Observable } from 'rxjs';
+import { BehaviorSubject, EMPTY, distinctUntilChanged, first, merge, pairwise, startWith, switchMap, type Observable } from 'rxjs';
 import type { AuthStatus } from '../../model/types';
 import { persistCopy, SavedState as CopyState } from '../copySync';
 import { readLastSession, saveLastSession, saveOutbox, wipeLastSession } from '../localCopy/lastSession';
@@ -24,7 +24,7 @@ import type { SavedState } from './types';
 export function createCopy(core: Core) {
   const { log, store } = core;
   /** The open copy of the current session's member, and what it held at start. */
-  let opened: { key: string; copy: Promise<LocalCopy | null>; head: Promise<SavedHead | null>; loaded: Promise<SavedCopy | null> } | null = null;
+  let opened: { key: string; copy: Promise<LocalCopy | null>; head: Promise<SavedHead | null>; readWhole: () => Promise<SavedCopy | null> } | null = null;
 
   /** Opens the member's copy and reads it, once per session. */
   function open(key: string) {
@@ -39,10 +39,11 @@ export function createCopy(core: Core) {
         log.warn('The local copy could not be read; starting from the server', { message: (error as Error)?.message });
         return null;
       };
-      // The head first (the first screen paints from it), then the whole copy behind it.
+      // The head at once (the first screen paints from it); the whole copy when the session asks, read once.
       const head = copy.then((c) => c?.loadHead() ?? null).catch(unreadable);
-      const loaded = head.then(() => copy.then((c) => c?.load() ?? null)).catch(unreadable);
-      opened = { key, copy, head, loaded };
+      let whole: Promise<SavedCopy | null> | null = null;
+      const readWhole = () => (whole ??= head.then(() => copy.then((c) => c?.load() ?? null)).catch(unreadable));
+      opened = { key, copy, head, readWhole };
     }
     return opened;
   }
@@ -63,7 +64,7 @@ export function createCopy(core: Core) {
   }
 
   async function whole(entry: NonNullable<typeof opened>): Promise<SavedState | null> {
-    const saved = await entry.loaded;
+    const saved = await entry.readWhole();
     savedAt$.next(saved?.savedAt ?? null);
     // The conversations read before, for reading offline (the very lists the copy holds: only later changes are saved).
     core.opened.clear();
@@ -74,7 +75,10 @@ export function createCopy(core: Core) {
   /** Saves the store into the member's copy while their session lives. */
   function persist(key: string): Observable<never> {
     const entry = open(key);
-    return from(Promise.all([entry.copy, entry.loaded])).pipe(
+    // Once the store is whole (filed from the copy, or loaded from the server): what the copy held, to save only what changed since.
+    return core.load$.pipe(
+      first((state) => state.status === 'loaded'),
+      switchMap(() => Promise.all([entry.copy, entry.readWhole()])),
       switchMap(([copy, saved]) => {
         if (!copy) return EMPTY;
         return persistCopy(

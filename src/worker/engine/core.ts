@@ -63,6 +63,8 @@ export function createCore(options: EngineOptions) {
    */
   const opened = new Map<string, Message[]>();
   const openedChanged$ = new Subject<void>();
+  /** A list window with rows was sent to the page (a warm start reads the rest of its copy after the first screen). */
+  const windowServed$ = new Subject<void>();
   function rememberMessages(id: string, messages: Message[]): void {
     const kept = messages.filter((m) => !m.pending).slice(-OPENED_MESSAGES);
     opened.delete(id);
@@ -107,6 +109,7 @@ export function createCore(options: EngineOptions) {
     pendingSends$,
     opened,
     openedChanged$,
+    windowServed$,
     rememberMessages,
     featureFlags,
     /** The next featureFlags() call fetches them again (a new session, a feature_update event). */

@@ -27,8 +27,11 @@ import {
   map,
   merge,
   of,
+  race,
   switchMap,
+  take,
   tap,
+  timer,
   type Observable,
 } from 'rxjs';
 import type { AuthStatus, LiveState } from '../../model/types';
@@ -42,6 +45,9 @@ import type { createCopy } from './copy';
 import type { createEvents } from './events';
 import type { createSnapshot } from './snapshot';
 import { toHttpError, type SavedState } from './types';
+
+/** How long a warm start waits for the page's first screen before it reads the rest of the copy anyway. */
+const FIRST_SCREEN_MS = 500;
 
 export function createSession(
   core: Core,
@@ -134,9 +140,15 @@ export function createSession(
       );
 
       // Started from a head: the whole saved state is filed behind the first rows; live events wait meanwhile.
+      // It is read once the page has its first screen (or after FIRST_SCREEN_MS): its chunks would compete
+      // with the page's first window requests for the worker's one thread.
       const whole = saved?.whole;
+      const firstScreen$ = race(core.windowServed$.pipe(take(1)), timer(FIRST_SCREEN_MS, scheduler));
       const whole$ = whole
-        ? fileBehindHead(whole, () => reloadRequested).pipe(
+        ? fileBehindHead<SavedState>(
+            () => firstScreen$.pipe(switchMap(whole)),
+            () => reloadRequested,
+          ).pipe(
             tap((step) => {
               if (step.kind === 'hold') loading$.next(true);
               else if (step.kind === 'file') snapshot.fileWhole(step.state);

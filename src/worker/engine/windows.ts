@@ -3,7 +3,7 @@
  * view in a layout (never the whole list, DESIGN §3), the tab counts, the list of views, and the
  * Ask AI start screen's unread summary.
  */
-import { BehaviorSubject, auditTime, combineLatest, defer, distinctUntilChanged, finalize, map, startWith, type Observable } from 'rxjs';
+import { BehaviorSubject, auditTime, combineLatest, defer, distinctUntilChanged, finalize, map, startWith, tap, type Observable } from 'rxjs';
 import type { UnreadSummary } from '../../model/ai';
 import { PREVIEW_LENGTH } from '../../model/constants';
 import { FLAT_LAYOUT, type Layout } from '../../model/layout';
@@ -63,6 +63,9 @@ export function createWindows(core: Core) {
             a.window.total === b.window.total,
         ),
         map(({ window }) => window),
+        tap((window) => {
+          if (window.items.length) core.windowServed$.next();
+        }),
         finalize(() => {
           entry.readers -= 1;
           if (entry.readers === 0 && windowRanges.get(key) === entry) windowRanges.delete(key);
