@@ -5,9 +5,8 @@
  * Cmd/Ctrl+Z undoes the last mark-as-read or category change, and `u` marks unread.
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { MARK_READ_GUARD_MS, STORAGE_KEYS, TOAST_CATEGORY_MS } from '../../model/constants';
+import { STORAGE_KEYS } from '../../model/constants';
 import { DEFAULT_COLLAPSED, type GroupId, type Layout, type SlotInfo } from '../../model/layout';
-import type { AiCategory } from '../../model/types';
 import { ConversationList } from '../components/ConversationList';
 import { ConversationPane } from '../components/ConversationPane';
 import { useToast } from '../components/Toasts';
@@ -20,21 +19,16 @@ import { handlerOf, useActionHandlers, type ActionHandlers } from '../keyboard/d
 import { focusRegion } from '../keyboard/regions';
 import { safeGet, safeSet } from '../session';
 import type { OpenConversation } from '../actions';
-import { SearchIcon } from '../components/Icons';
+import { ListActions, ViewTabs } from '../components/ListTopBar';
 import { FilterBar } from '../components/FilterBar';
 import { InboxZero } from '../components/InboxZero';
 import { useLatest } from '../hooks/useLatest';
+import { useRowActions } from '../hooks/useRowActions';
 import { useNotifications } from '../hooks/useNotifications';
 
 export interface SubView {
   id: string;
   label: string;
-}
-
-const CATEGORY_LABEL: Record<AiCategory, string> = { urgent: 'Urgent', can_wait: 'Can Wait', fyi: 'FYI' };
-
-interface Undo {
-  run: () => Promise<unknown>;
 }
 
 export type SortMode = 'ai' | 'time';
@@ -83,12 +77,9 @@ export function ListPage({
   const load = useLoadState();
   const counts = useViewCounts();
   const toast = useToast();
-  const undo = useRef<Undo | null>(null);
-  const lastMarkRead = useRef(0);
   const label = views.find((v) => v.id === viewId)?.label ?? '';
   const pageLabel = PAGES.find((p) => p.id === page)?.label ?? page;
-  // A view that disappeared (deleted here or in another tab): fall back to the page's first
-  // (adjusted during render, so the missing view is never drawn).
+  // A view that disappeared (deleted here or in another tab): fall back to the page's first (during render: never drawn).
   if (views.length && !views.some((v) => v.id === viewId)) {
     setViewId(views[0]!.id);
     setCursor(0);
@@ -128,7 +119,6 @@ export function ListPage({
     },
     [views, toast],
   );
-  const dragged = useRef<string | null>(null);
 
   const deleteView = useCallback(async () => {
     const id = modal?.view?.id;
@@ -241,46 +231,7 @@ export function ListPage({
   }, []);
 
   const targetId = useCallback(async () => openId ?? (await command((api) => api.idAt(viewId, cursor, layout))), [openId, viewId, cursor, layout]);
-
-  const markReadAndMove = useCallback(async () => {
-    if (!openId) return;
-    const started = Date.now();
-    if (started - lastMarkRead.current < MARK_READ_GUARD_MS) return;
-    lastMarkRead.current = started;
-    const id = openId;
-    // One command: the engine marks it read and answers the next to open (null: it was read, or the mark failed and the list reloads).
-    const marked = await command((api) => api.markReadAndNext(viewId, id, layout));
-    if (!marked) return;
-    undo.current = { run: () => command((api) => api.markUnread(id, marked.lastRead || undefined)) };
-    setOpenId(marked.next);
-    setCursor(marked.index);
-  }, [openId, viewId, layout]);
-
-  const setCategory = useCallback(
-    async (category: AiCategory | null) => {
-      const id = await targetId();
-      if (!id) return;
-      const facts = await command((api) => api.facts(id));
-      if (!facts) return;
-      const ok = await command((api) => api.setCategory(id, category));
-      if (!ok) return toast('Failed to update category', TOAST_CATEGORY_MS);
-      const previous = facts.category;
-      undo.current = { run: () => command((api) => api.setCategory(id, previous)) };
-      toast(category ? `${facts.name} marked as ${CATEGORY_LABEL[category]}` : `Removed category from ${facts.name}`, TOAST_CATEGORY_MS);
-    },
-    [targetId, toast],
-  );
-
-  const markUnread = useCallback(async () => {
-    const id = await targetId();
-    if (!id) return;
-    const facts = await command((api) => api.facts(id));
-    if (!facts) return;
-    if (await command((api) => api.markUnread(id))) {
-      undo.current = { run: () => command((api) => api.markRead(id)) };
-      toast(`${facts.name} marked as unread`);
-    } else toast('Failed to mark as unread');
-  }, [targetId, toast]);
+  const { markReadAndMove, setCategory, markUnread, runUndo } = useRowActions({ openId, viewId, layout, targetId, setOpenId, setCursor });
 
   /** Moves the cursor with the keyboard: the list takes the focus, so its active option is announced. */
   const move = useCallback(
@@ -296,12 +247,6 @@ export function ListPage({
     setViewId(id);
     setCursor(0);
   }, []);
-
-  const runUndo = useCallback(() => {
-    const action = undo.current;
-    undo.current = null;
-    if (action) void action.run().then((ok) => toast(ok === false ? 'Could not undo' : 'Undone'));
-  }, [toast]);
 
   const customAt = () => views.filter((v) => v.isCustom).findIndex((v) => v.id === viewId);
   const cycleView = (step: number) => {
@@ -364,96 +309,24 @@ export function ListPage({
       <header className="top-bar" data-region="topbar">
         {menuButton}
         <h1 className="visually-hidden">{pageLabel}</h1>
-        <div className="tabs">
-          <div role="tablist" aria-label="Views" className="tabs-list">
-            {views.map((view) => (
-              <span
-                key={view.id}
-                className={`tab-wrap${view.id === viewId ? ' active' : ''}`}
-                draggable={view.isCustom}
-                onDragStart={() => (dragged.current = view.id)}
-                onDragOver={(e) => view.isCustom && dragged.current && e.preventDefault()}
-                onDrop={(e) => {
-                  e.preventDefault();
-                  const id = dragged.current;
-                  dragged.current = null;
-                  if (id && id !== view.id)
-                    void moveView(
-                      id,
-                      views.filter((v) => v.isCustom).findIndex((v) => v.id === view.id),
-                    );
-                }}
-              >
-                <button
-                  type="button"
-                  role="tab"
-                  tabIndex={-1}
-                  aria-selected={view.id === viewId}
-                  className={`tab${view.id === viewId ? ' active' : ''}`}
-                  onClick={() => {
-                    setViewId(view.id);
-                    setCursor(0);
-                  }}
-                >
-                  {view.label}
-                  <span className="tab-count" aria-label={`${counts.unread[view.id] ?? 0} unread`}>
-                    {counts.unread[view.id] ?? 0}
-                  </span>
-                </button>
-                {view.isCustom && (
-                  <button
-                    type="button"
-                    className="icon-button tab-config"
-                    aria-label="Configure focus inbox"
-                    title={`Configure ${view.label}`}
-                    onClick={() => void openModal('edit', view as CustomView)}
-                  >
-                    <svg width="14" height="14" viewBox="0 0 16 16" aria-hidden="true">
-                      <path d="M2 4h8M13 4h1M2 12h2M7 12h7M10 2v4M4 10v4" fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" />
-                    </svg>
-                  </button>
-                )}
-              </span>
-            ))}
-          </div>
-          {/* Outside the tablist, which holds only tabs. */}
-          <button
-            type="button"
-            className="tab add-tab"
-            aria-label="Create Focus Inbox"
-            title="Create Focus Inbox (Shift+N)"
-            onClick={() => void openModal('create')}
-          >
-            +
-          </button>
-        </div>
-        <div className="top-actions">
-          <button type="button" className="button small-button" onClick={() => void refresh()} disabled={refreshing} aria-label="Fetch data">
-            {refreshing ? 'Fetching...' : 'Fetch data'}
-          </button>
-          <button type="button" className="button small-button" onClick={toggleSort}>
-            {sortMode === 'ai' ? 'Sort by Time' : 'Sort by AI'}
-          </button>
-          {onSearch && (
-            <button type="button" className="icon-button" aria-label="Search" title="Search (⌘/Ctrl+K)" onClick={onSearch}>
-              <SearchIcon size={16} />
-            </button>
-          )}
-          <button type="button" className="icon-button" aria-label="Filter this view" title="Filter this view (Shift+K)" onClick={() => setFilterOpen(true)}>
-            <svg width="16" height="16" viewBox="0 0 16 16" aria-hidden="true">
-              <path d="M2 3h12l-4.5 5.5V13l-3-1.5v-3z" fill="none" stroke="currentColor" strokeWidth="1.5" strokeLinejoin="round" />
-            </svg>
-          </button>
-          <button
-            type="button"
-            className="icon-button"
-            aria-label="Keyboard shortcuts"
-            title="Keyboard shortcuts (?)"
-            onClick={() => handlerOf('show-shortcuts')?.run(0)}
-          >
-            ?
-          </button>
-        </div>
+        <ViewTabs
+          views={views}
+          viewId={viewId}
+          unread={counts.unread}
+          onSelect={selectView}
+          onMove={(id, index) => void moveView(id, index)}
+          onConfigure={(view) => void openModal('edit', view)}
+          onCreate={() => void openModal('create')}
+        />
+        <ListActions
+          refreshing={refreshing}
+          onRefresh={() => void refresh()}
+          sortMode={sortMode}
+          onToggleSort={toggleSort}
+          onSearch={onSearch}
+          onFilter={() => setFilterOpen(true)}
+          onShortcuts={() => handlerOf('show-shortcuts')?.run(0)}
+        />
       </header>
       {filterOpen && (
         <FilterBar
