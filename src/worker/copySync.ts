@@ -16,7 +16,7 @@ import type { Logger } from '../model/logger';
 import type { ConversationSummary, Message, UserData } from '../model/types';
 import type { View } from '../model/views';
 import type { LocalCopy, CopyChanges, CopyHead, SavedCopy } from './localCopy/localCopy';
-import { HEAD_ROWS } from './localCopy/schema';
+import { COMPACT_AT, HEAD_ROWS } from './localCopy/schema';
 import type { EngineStore } from './store';
 
 /** What was saved last, by identity, to tell what changed since. */
@@ -99,6 +99,11 @@ export interface PersistSources {
   delayMs?: number;
 }
 
+/** A copy's messages (the most recently saved first) as the engine keeps them: the least recent first, so the oldest go first. */
+export function openedOf(messages: Record<string, Message[]>): Array<[string, Message[]]> {
+  return Object.entries(messages).reverse();
+}
+
 /** The head saved with every write: the first rows of every view, so the next start paints them at once. */
 export function headOf(store: EngineStore): CopyHead {
   return { ...store.head(HEAD_ROWS), total: store.conversations.size };
@@ -115,7 +120,11 @@ export function persistCopy(sources: PersistSources, scheduler: SchedulerLike): 
       // A sequence behind the copy's: the server started over (a reset log) and a fresh snapshot replaced the
       // store. The copy is replaced whole (a delta's sequence never goes back).
       if (saved && sequence < saved.sequence) saved = null;
-      if (!saved) {
+      const changes = saved?.changes(store, sequence, sources.messages);
+      if (changes === null) return EMPTY;
+      // No copy yet, or a change of most of it (a reload swapped in fresh records): saved whole, not as
+      // 100,000 changed records that the next save would fold into the chunks in one long transaction.
+      if (!changes || (changes.conversations?.length ?? 0) + (changes.users?.length ?? 0) > COMPACT_AT) {
         const all = {
           sequence,
           conversations: [...store.conversations.values()],
@@ -128,8 +137,7 @@ export function persistCopy(sources: PersistSources, scheduler: SchedulerLike): 
         saved = SavedState.of(store, sequence, sources.messages);
         return from(copy.saveAll(all));
       }
-      const changes = saved.changes(store, sequence, sources.messages);
-      return changes ? from(copy.saveChanges({ ...changes, head: headOf(store) })) : EMPTY;
+      return from(copy.saveChanges({ ...changes, head: headOf(store) }));
     }).pipe(
       // A failed write (quota, a wiped database) is logged; the next save is a full one.
       catchError((error: unknown) => {

@@ -117,13 +117,17 @@ export class EngineStore {
     return false;
   }
 
+  /** Nothing of the member stays: a new session (another member, or nobody) starts from the built-in views alone. */
   clear(): void {
     this.conversations.clear();
     this.users.clear();
     this.searchNames.clear();
     this.searchPeople.clear();
+    this.held.clear();
+    this.setCustomViews(BUILTIN_VIEW_RECORDS);
     for (const view of this.views.values()) view.rebuild([]);
     this.me = '';
+    this.workspaceId = '';
     this.version += 1;
   }
 

@@ -10,10 +10,11 @@ import { asyncScheduler, Subject, type Subscription } from 'rxjs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { BUILTIN_VIEWS } from '../../src/model/views';
 import type { Message } from '../../src/model/types';
-import { persistCopy, SavedState } from '../../src/worker/copySync';
+import { openedOf, persistCopy, SavedState } from '../../src/worker/copySync';
 import { openLocalCopy, type LocalCopy } from '../../src/worker/localCopy/localCopy';
+import { COMPACT_AT } from '../../src/worker/localCopy/schema';
 import { EngineStore } from '../../src/worker/store';
-import { snapshotConversation, snapshotUsers } from '../fixtures/snapshot';
+import { snapshotConversation, snapshotMessages, snapshotUsers } from '../fixtures/snapshot';
 
 const quiet = { warn: () => undefined };
 
@@ -142,5 +143,40 @@ describe('persistCopy', () => {
     version$.next(2);
     await flush();
     expect(saveAll).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('persistCopy after a reload', () => {
+  it(`saves a store swapped in whole (over ${COMPACT_AT} records changed) as a whole copy, not as changed records`, async () => {
+    const store = storeWith(COMPACT_AT + 100);
+    const version$ = new Subject<number>();
+    const saveChanges = vi.spyOn(copy, 'saveChanges');
+    const saveAll = vi.spyOn(copy, 'saveAll');
+    running = persistCopy(
+      { store, copy, version$, sequence: () => 3, ready: () => true, messages: new Map(), saved: SavedState.of(store, 3), log: quiet, delayMs: 20 },
+      asyncScheduler,
+    ).subscribe();
+    // A small change is a delta.
+    const one = { ...store.conversations.get(snapshotConversation(1, 20).id)!, unread_count_display: 4 };
+    store.put(one.id, one);
+    version$.next(1);
+    await vi.waitFor(() => expect(saveChanges).toHaveBeenCalledTimes(1));
+    // A reload: every record is a new object.
+    store.replaceAll([...store.conversations.values()].map((c) => ({ ...c })));
+    version$.next(2);
+    await vi.waitFor(() => expect(saveAll).toHaveBeenCalledTimes(1));
+    expect(saveChanges).toHaveBeenCalledTimes(1);
+    expect((await copy.load())!.conversations).toHaveLength(COMPACT_AT + 100);
+  });
+});
+
+describe('openedOf', () => {
+  it("turns the copy's messages (the most recently saved first) into the engine's order (the least recent first, evicted first)", () => {
+    const saved = { recent: snapshotMessages('recent', 2, 5), older: snapshotMessages('older', 2, 5), oldest: snapshotMessages('oldest', 2, 5) };
+    expect(openedOf(saved).map(([id]) => id)).toEqual(['oldest', 'older', 'recent']);
+    // As core.opened evicts: the first key goes first, so the conversation read most recently stays longest.
+    const opened = new Map(openedOf(saved));
+    opened.delete(opened.keys().next().value!);
+    expect([...opened.keys()]).toEqual(['older', 'recent']);
   });
 });

@@ -130,6 +130,27 @@ describe('the engine with a local copy', () => {
     await shown.close();
   });
 
+  it('a reload asked for while the rest of the copy is read owns the list: the older copy never overwrites it', async () => {
+    await plantSmallHead();
+    const copy = (await openLocalCopy(MEMBER))!;
+    const saved = (await copy.load())!;
+    const target = saved.conversations.filter((c) => c.type === 'channel').at(-1)!;
+    await copy.saveChanges({ sequence: saved.sequence, conversations: [{ ...target, name: 'stale-name-from-the-copy' }] });
+    copy.close();
+    const page = await start();
+    const states: LoadState[] = [];
+    const watching = stream<LoadState>((o) => page.engine.loadState(o as never)).subscribe((state) => states.push(state));
+    await page.engine.authStatus();
+    await until(() => states.some((state) => state.status === 'loading'), 'the head painted');
+    // Nobody shows a window: the rest of the copy is read at the deadline, after this reload is done.
+    await page.engine.reload();
+    await until(() => page.requests.includes('/api/conversations/data') && states.at(-1)?.status === 'loaded', 'the reload');
+    watching.unsubscribe();
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    expect((await page.engine.facts(target.id))?.name).toBe(target.name);
+    await page.close();
+  });
+
   it('a warm start paints the head of the copy first (loading, the whole count known), then files the whole behind it', async () => {
     const whole = await plantSmallHead();
     const saved = { conversations: { length: whole } };
@@ -265,7 +286,10 @@ describe('the engine with a local copy', () => {
     ({ token } = await signIn(server.url));
   });
 
-  it('logout leaves nothing of the member in IndexedDB', async () => {
+  it('logout leaves nothing of the member in IndexedDB, a copy left behind by an earlier failed wipe neither', async () => {
+    const leftover = (await openLocalCopy('T0OTHER01:U0OTHER01'))!;
+    await leftover.saveAll({ sequence: 1, conversations: [], users: [], views: [], messages: {} });
+    leftover.close();
     const page = await start();
     await page.engine.authStatus();
     await loaded(page.engine);

@@ -67,6 +67,28 @@ describe('the outbox', () => {
     await again.close();
   });
 
+  it('a reply written while the saved outbox is still being read waits behind it, and both are kept and sent in order', async () => {
+    const channel = (await conversations()).find((c) => c.type === 'channel')!;
+    const first = 'Queued before the page closed';
+    const second = 'Written the moment the page opened again';
+    const page = await startPageEngine(server.url, () => token);
+    await page.engine.authStatus();
+    await loaded(page.engine);
+    page.offline = true;
+    await page.engine.liveCommand('disconnect');
+    expect(await page.engine.send(channel.id, first)).toEqual({ ok: true, queued: true });
+    await page.close();
+
+    const again = await startPageEngine(server.url, () => token);
+    await again.engine.authStatus();
+    // At once: the saved outbox is still being read; the new reply must not overtake it.
+    expect(await again.engine.send(channel.id, second)).toEqual({ ok: true, queued: true });
+    await until(async () => (await messagesOf(channel.id)).some((m) => m.text === second), 'both replies to arrive');
+    const texts = (await messagesOf(channel.id)).map((m) => m.text).filter((t) => t === first || t === second);
+    expect(texts).toEqual([first, second]);
+    await again.close();
+  });
+
   it('an action the server refuses when it is finally sent is rolled back and reported', async () => {
     const page = await startPageEngine(server.url, () => token);
     await page.engine.authStatus();

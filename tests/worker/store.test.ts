@@ -8,6 +8,7 @@ import { EngineStore } from '../../src/worker/store';
 import { rowsOf } from '../fixtures/windows';
 import type { Layout } from '../../src/model/layout';
 import { BUILTIN_VIEWS, compareKeys } from '../../src/worker/views';
+import { BUILTIN_VIEWS as BUILTIN_VIEW_RECORDS, byPosition, type CustomView } from '../../src/model/views';
 
 const conv = (i: number, at: number, unread: number): ConversationSummary => ({
   id: `C${String(i).padStart(4, '0')}`,
@@ -208,5 +209,32 @@ describe("EngineStore head (the local copy's first screen of every view, issue 1
     expect(people.has('U_ME')).toBe(true);
     for (const c of head.conversations) expect(people.has(c.latest_message!.user!)).toBe(true);
     expect(people.size).toBeLessThan(store.users.size / 10);
+  });
+});
+
+describe('EngineStore clear (a new session: another member, or nobody)', () => {
+  it('keeps nothing of the member: conversations, people, focus inboxes, built-in view settings, holds', () => {
+    const store = new EngineStore({ warn: () => {} });
+    store.me = 'U_ME';
+    store.replaceAll([conv(1, 100, 1), conv(2, 200, 0)], { U1: { id: 'U1', name: 'u1', real_name: 'u1', display_name: 'u1' } });
+    const focus: CustomView = {
+      id: 'fi-1',
+      label: 'Payments',
+      parentViewId: 'conversations',
+      position: 5,
+      isVisible: true,
+      isCustom: true,
+      created_by: 'user',
+      filters: [],
+    };
+    const hidden = { ...BUILTIN_VIEW_RECORDS[3]!, isVisible: false };
+    store.setCustomViews([focus, hidden]);
+    store.hold('C0001');
+    store.clear();
+    expect(store.conversations.size).toBe(0);
+    expect(store.users.size).toBe(0);
+    expect(store.listViews()).toEqual([...BUILTIN_VIEW_RECORDS].sort(byPosition));
+    expect(store.release('C0001')).toBe(false);
+    expect(store.me).toBe('');
   });
 });

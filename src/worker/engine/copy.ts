@@ -15,9 +15,9 @@
  */
 import { BehaviorSubject, EMPTY, distinctUntilChanged, first, merge, pairwise, startWith, switchMap, type Observable } from 'rxjs';
 import type { AuthStatus } from '../../model/types';
-import { persistCopy, SavedState as CopyState } from '../copySync';
+import { openedOf, persistCopy, SavedState as CopyState } from '../copySync';
 import { readLastSession, saveLastSession, saveOutbox, wipeLastSession } from '../localCopy/lastSession';
-import { openLocalCopy, wipeCopy, type LocalCopy, type SavedCopy, type SavedHead } from '../localCopy/localCopy';
+import { openLocalCopy, wipeAllCopies, wipeCopy, type LocalCopy, type SavedCopy, type SavedHead } from '../localCopy/localCopy';
 import type { Core } from './core';
 import type { SavedState } from './types';
 
@@ -58,17 +58,20 @@ export function createCopy(core: Core) {
   async function savedState(key: string): Promise<SavedState | null> {
     const entry = open(key);
     const head = await entry.head;
-    if (!head) return whole(entry);
+    if (!head) return whole(entry, true);
     savedAt$.next(head.savedAt);
-    return { ...head, whole: () => whole(entry) };
+    return { ...head, whole: () => whole(entry, false) };
   }
 
-  async function whole(entry: NonNullable<typeof opened>): Promise<SavedState | null> {
+  /** The whole copy; `announce`: its save time is the session's (a head already said it otherwise). */
+  async function whole(entry: NonNullable<typeof opened>, announce: boolean): Promise<SavedState | null> {
     const saved = await entry.readWhole();
-    savedAt$.next(saved?.savedAt ?? null);
+    // The session ended meanwhile (a sign-out, another member): nothing of this copy goes into the engine.
+    if (opened !== entry) return null;
+    if (announce) savedAt$.next(saved?.savedAt ?? null);
     // The conversations read before, for reading offline (the very lists the copy holds: only later changes are saved).
     core.opened.clear();
-    for (const [id, messages] of Object.entries(saved?.messages ?? {})) core.opened.set(id, messages);
+    for (const [id, messages] of openedOf(saved?.messages ?? {})) core.opened.set(id, messages);
     return saved;
   }
 
@@ -108,7 +111,8 @@ export function createCopy(core: Core) {
     try {
       await wipeCopy(previous);
       // The last session (and every outbox with it) at sign-out; at a switch, the previous member's outbox.
-      if (next === null) await wipeLastSession();
+      // Signed out: every copy in this browser goes, a leftover of a wipe that failed before too.
+      if (next === null) await Promise.all([wipeLastSession(), wipeAllCopies()]);
       else await saveOutbox(previous, []);
     } catch (error) {
       log.warn('The local copy could not be wiped', { message: (error as Error)?.message });

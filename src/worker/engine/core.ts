@@ -15,6 +15,7 @@ import { createHttpClient } from '../http';
 import type { MessageChange } from '../reduce';
 import { EngineStore } from '../store';
 import { toHttpError, type EngineOptions, type LoadState } from './types';
+import { MESSAGE_CAP } from '../localCopy/schema';
 
 /** A send in flight: shown as pending in its conversation until the live event arrives. */
 export interface PendingSend {
@@ -23,9 +24,8 @@ export interface PendingSend {
   message: Message;
 }
 
-/** Conversations whose messages are kept for offline reading, and how many of each's newest (the copy's own caps). */
-export const OPENED_KEPT = 200;
-export const OPENED_MESSAGES = 100;
+/** Conversations whose messages are kept for offline reading, and how many of each's newest: the copy's own caps. */
+const { conversations: OPENED_KEPT, perConversation: OPENED_MESSAGES } = MESSAGE_CAP;
 
 export function createCore(options: EngineOptions) {
   const { log } = options;

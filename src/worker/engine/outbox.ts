@@ -9,7 +9,7 @@
  * (localCopy/lastSession.ts), so closing the browser offline loses nothing; a session that starts finds
  * it again.
  */
-import { BehaviorSubject, EMPTY, Subject, distinctUntilChanged, from, ignoreElements, map, switchMap, tap, type Observable } from 'rxjs';
+import { BehaviorSubject, EMPTY, Subject, catchError, distinctUntilChanged, from, ignoreElements, map, of, switchMap, tap, type Observable } from 'rxjs';
 import type { AiCategory, HttpError, Message } from '../../model/types';
 import { drainOutbox, isTransient } from '../../streams/outbox';
 import { readOutbox, saveOutbox } from '../localCopy/lastSession';
@@ -67,9 +67,15 @@ export function createOutbox(core: Core, online$: Observable<boolean>) {
   const refused$ = new Subject<Refusal>();
   /** Whose queue it is (saved under their key). */
   let member: string | null = null;
+  /**
+   * The member's saved queue has been read and merged. Until then every action waits (it must not overtake the
+   * saved ones) and nothing is saved (a save of the new actions alone would overwrite the saved ones).
+   */
+  let loaded = false;
 
   const save = () => {
-    if (member) void saveOutbox(member, queue$.value).catch((error: unknown) => log.warn('The outbox could not be saved', { message: String(error) }));
+    if (member && loaded)
+      void saveOutbox(member, queue$.value).catch((error: unknown) => log.warn('The outbox could not be saved', { message: String(error) }));
   };
 
   function enqueue(action: OutboxAction): void {
@@ -112,12 +118,20 @@ export function createOutbox(core: Core, online$: Observable<boolean>) {
   /** A session's outbox: what it saved before is queued again (a send's pending copy shown), then drained while it lives. */
   function session(key: string | null): Observable<never> {
     member = key;
+    loaded = false;
     queue$.next([]);
     if (!key) return EMPTY;
     return from(readOutbox<OutboxAction>(key)).pipe(
+      catchError((error: unknown) => {
+        log.warn('The saved outbox could not be read', { message: String(error) });
+        return of([] as OutboxAction[]);
+      }),
       tap((saved) => {
         for (const action of saved) if (action.kind === 'send') pendingSends$.next({ kind: 'add', message: queuedCopy(action, store.me) });
         if (saved.length) queue$.next([...saved, ...queue$.value]);
+        loaded = true;
+        // What was taken meanwhile is saved behind what was saved before.
+        if (queue$.value.length) save();
       }),
       switchMap(() => drained$),
       ignoreElements(),
@@ -135,7 +149,7 @@ export function createOutbox(core: Core, online$: Observable<boolean>) {
 
   return {
     /** Whether an action must wait: something already waits (order), or it failed for a reason that passes. */
-    mustWait: (error?: HttpError) => queue$.value.length > 0 || (error !== undefined && isTransient(error)),
+    mustWait: (error?: HttpError) => !loaded || queue$.value.length > 0 || (error !== undefined && isTransient(error)),
     enqueue,
     waiting: () => queue$.value.length,
     streams: {

@@ -83,7 +83,6 @@ export function createSession(
       let reloadRequested = false;
       const requestLoad = () => {
         loadedOnce = true;
-        reloadRequested = true;
         reload$.next();
       };
 
@@ -162,7 +161,10 @@ export function createSession(
           )
         : EMPTY;
 
-      return merge(states$, events$, whole$, snapshot.loader$(loading$)).pipe(ignoreElements());
+      // Any reload (a resync, a refused write, a finished fetch, the refresh button) owns the list from then on.
+      const reloads$ = reload$.pipe(tap(() => (reloadRequested = true)));
+
+      return merge(states$, events$, whole$, reloads$, snapshot.loader$(loading$)).pipe(ignoreElements());
     });
   }
 
