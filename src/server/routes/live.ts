@@ -6,7 +6,10 @@
  * from lastSequence, the connection frame says so and nothing is replayed (Zulip's 'queue
  * expired', issue 14 §2): `resync: true` with `reason: 'expired'` (its events were pruned:
  * live/retention.ts) or `reason: 'ahead'` (beyond the current sequence: the log was reset); the
- * client fetches a fresh snapshot. The stream authenticates by the
+ * client fetches a fresh snapshot. The stream follows the WHATWG rules so that any standard client
+ * resumes exactly (issue 15 §2): each event's `id:` is its sequence, the connection frame's is where the
+ * stream starts, and a reconnect's `Last-Event-ID` header is honoured like lastSequence (and wins over the
+ * address's, which such a client repeats unchanged). The stream authenticates by the
  * session cookie (or a Bearer header), or by a single-use ticket in `token` (POST /api/sse/ticket).
  */
 import { Hono } from 'hono';
@@ -37,8 +40,12 @@ export function liveRoutes(ctx: AppContext) {
 
   app.get('/api/sse/stream', async (c) => {
     const session = c.get('session');
-    const raw = c.req.query('lastSequence');
-    if (raw !== undefined && !/^\d{1,15}$/.test(raw)) throw new HttpProblem(400, 'lastSequence must be a non-negative integer');
+    // A standard client's own reconnect (WHATWG: the last `id:` it saw, in Last-Event-ID) wins over the address's
+    // lastSequence, which such a client repeats unchanged from its first request.
+    const header = c.req.header('Last-Event-ID')?.trim() || undefined;
+    const raw = header ?? c.req.query('lastSequence');
+    if (raw !== undefined && !/^\d{1,15}$/.test(raw))
+      throw new HttpProblem(400, `${header === undefined ? 'lastSequence' : 'Last-Event-ID'} must be a non-negative integer`);
     const lastSequence = raw === undefined ? undefined : Number(raw);
     const { workspaceId, userId } = session;
     const heartbeatMs = ctx.config.heartbeatMs ?? LIVE_HEARTBEAT_MS;
@@ -63,13 +70,16 @@ export function liveRoutes(ctx: AppContext) {
       const stopListening = ctx.hub.onSessionEnd(tokenHash, end);
       const expiry = setTimeout(end, Math.max(0, Math.min(sessionEndsAt(session, sessionDeps(ctx).limits) - ctx.clock.now(), 2 ** 31 - 1)));
 
-      const send = (event: LiveEvent) =>
-        stream.writeSSE({ data: JSON.stringify(event), ...(event.sequence !== undefined ? { id: String(event.sequence) } : {}) });
+      const send = (event: LiveEvent, id = event.sequence) => stream.writeSSE({ data: JSON.stringify(event), ...(id !== undefined ? { id: String(id) } : {}) });
 
       try {
         const { current, replayableFrom } = await ctx.store.eventLogBounds(workspaceId, userId);
         const reason = resyncReason(lastSequence, current, replayableFrom);
-        await send({ type: 'connection', data: { currentSequence: current, ...(reason ? { resync: true, reason } : {}) }, timestamp: ctx.clock.now() });
+        // Its id is where the stream starts: a standard client that reconnects before any event resumes from it.
+        await send(
+          { type: 'connection', data: { currentSequence: current, ...(reason ? { resync: true, reason } : {}) }, timestamp: ctx.clock.now() },
+          lastSequence !== undefined && !reason ? lastSequence : current,
+        );
         let sent = current;
         if (lastSequence !== undefined && !reason) {
           sent = lastSequence;
