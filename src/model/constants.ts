@@ -24,6 +24,13 @@ export const LIVE_BASE_DELAY_MS = 500;
 export const LIVE_MAX_DELAY_MS = 30_000;
 /** Random jitter up to this share of the delay is added. */
 export const LIVE_JITTER_RATIO = 0.3;
+/** The longest wait a server's `retry:` can ask of a live stream's client (issue 15 §2). */
+export const LIVE_MAX_RETRY_HINT_MS = 60_000;
+/**
+ * A server that stops asks each open stream to come back after a random wait in [min, min + spread) ms: 1,000
+ * clients return at about 100 a second, never most of them in one (issue 15 §2).
+ */
+export const LIVE_RESTART_RETRY_MS = { min: 1_000, spread: 10_000 } as const;
 export const LIVE_CHECK_INTERVAL_MS = 5_000;
 /** Server: a comment line keeps idle streams open through proxies. */
 export const LIVE_HEARTBEAT_MS = 15_000;

@@ -28,6 +28,7 @@ import { SlackSource } from './sources/slack/source';
 import { slackConfigFromEnv, type SlackConfig } from './sources/slack/config';
 import { startSimulator } from './sources/simulator';
 import type { DemoSize } from './sources/demo/generator';
+import { closeServer } from './live/shutdown';
 
 export interface ServerOptions {
   port: number;
@@ -205,8 +206,7 @@ export async function startServer(options: ServerOptions) {
     stopSimulator();
     stopPruning();
     await stopSlack();
-    server.closeAllConnections();
-    await new Promise<void>((r) => server.close(() => r()));
+    await closeServer(server, ctx.hub);
     await store.close();
   };
   return { url, port, close, store, hub: ctx.hub };

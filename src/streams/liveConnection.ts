@@ -7,8 +7,8 @@ import {
   defer,
   distinctUntilChanged,
   ignoreElements,
-  map,
   merge,
+  mergeMap,
   of,
   startWith,
   switchMap,
@@ -17,12 +17,15 @@ import {
   type Observable,
   type SchedulerLike,
 } from 'rxjs';
-import { LIVE_CHECK_INTERVAL_MS, LIVE_MAX_RECONNECT_ATTEMPTS } from '../model/constants';
+import { LIVE_CHECK_INTERVAL_MS, LIVE_MAX_RECONNECT_ATTEMPTS, LIVE_MAX_RETRY_HINT_MS } from '../model/constants';
 import type { LiveState, LiveStatus } from '../model/types';
 import { reconnectDelay } from './backoff';
 
-/** What one stream connection reports: the HTTP stream opened, or one SSE message. */
-export type SseSignal = { type: 'open' } | { type: 'message'; data: string; id?: string };
+/**
+ * What one stream connection reports: the HTTP stream opened, one SSE message, or the server's `retry:` (how
+ * long to wait before coming back: a server that stops spreads its clients' returns over several seconds).
+ */
+export type SseSignal = { type: 'open' } | { type: 'message'; data: string; id?: string } | { type: 'retry'; ms: number };
 export type LiveCommand = 'connect' | 'disconnect' | 'reset';
 export type LiveOutput = { kind: 'state'; state: LiveState } | { kind: 'message'; data: string; id?: string };
 
@@ -66,6 +69,12 @@ const stateOf = (status: LiveStatus, attempt: number, reason?: 'max_attempts'): 
  * round(reconnectDelay(n - 1)) ms on `scheduler`; the LIVE_MAX_RECONNECT_ATTEMPTS-th ends
  * in failed, which stays until 'reset', 'connect' or a new session.
  *
+ * A server's `retry:` on a connection (issue 15 §2: a stopping server spreads its clients' returns) makes the
+ * wait after that connection's end at least that long, never above LIVE_MAX_RETRY_HINT_MS:
+ *
+ *   open():    --o--r(3000)--|
+ *   output:    0-C-----------a  ~3 s (not 500 ms)~  1-C---
+ *
  * A new distinct session, 'connect' or 'reset' restarts from scratch (attempt 0), tearing the
  * current connection down. While disconnected with a session, a check LIVE_CHECK_INTERVAL_MS
  * later starts a fresh attempt. The latest lastSequence$ value is read at each attempt.
@@ -85,29 +94,35 @@ export function liveConnection(inputs: LiveConnectionInputs, scheduler: Schedule
     const attempt = (session: string, failures: number): Observable<LiveOutput> =>
       defer(() => {
         let opened = false;
+        /** The server's `retry:` on this connection, in ms. */
+        let hint = 0;
         return concat(
           of(stateOf('connecting', failures)),
           defer(() => open(session, lastSequence)).pipe(
-            map((signal): LiveOutput => {
+            mergeMap((signal): Observable<LiveOutput> => {
+              if (signal.type === 'retry') {
+                hint = Math.min(Math.max(0, signal.ms), LIVE_MAX_RETRY_HINT_MS);
+                return EMPTY;
+              }
               if (signal.type === 'open') {
                 opened = true;
-                return stateOf('connected', 0);
+                return of(stateOf('connected', 0));
               }
-              return signal.id === undefined ? { kind: 'message', data: signal.data } : { kind: 'message', data: signal.data, id: signal.id };
+              return of(signal.id === undefined ? { kind: 'message', data: signal.data } : { kind: 'message', data: signal.data, id: signal.id });
             }),
             // An error and a completion both mean the server closed the stream.
             catchError(() => EMPTY),
           ),
-          defer(() => afterFailure(session, opened ? 1 : failures + 1)),
+          defer(() => afterFailure(session, opened ? 1 : failures + 1, hint)),
         );
       });
 
-    const afterFailure = (session: string, failures: number): Observable<LiveOutput> =>
+    const afterFailure = (session: string, failures: number, hint = 0): Observable<LiveOutput> =>
       failures >= LIVE_MAX_RECONNECT_ATTEMPTS
         ? of(stateOf('failed', failures, 'max_attempts'))
         : concat(
             of(stateOf('error', failures)),
-            timer(Math.round(reconnectDelay(failures - 1, random)), scheduler).pipe(switchMap(() => attempt(session, failures))),
+            timer(Math.max(Math.round(reconnectDelay(failures - 1, random)), hint), scheduler).pipe(switchMap(() => attempt(session, failures))),
           );
 
     /** Disconnected or unauthenticated; the periodic check picks up a session if one is there. */

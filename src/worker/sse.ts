@@ -32,6 +32,8 @@ export function openSse(
       subscriber.next({ type: 'open' });
       const parser = createParser({
         onEvent: (event) => subscriber.next(event.id ? { type: 'message', data: event.data, id: event.id } : { type: 'message', data: event.data }),
+        // The server's wait before coming back (a stopping server spreads its clients' returns).
+        onRetry: (ms) => subscriber.next({ type: 'retry', ms }),
       });
       const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
       for (;;) {

@@ -11,6 +11,8 @@ import type { LiveEvent } from '../../src/model/types';
 import type { AiProvider } from '../../src/server/ai/types';
 import { createLocalProvider } from '../../src/server/ai/local/provider';
 import type { SessionLimits } from '../../src/server/sessions';
+import { LiveHub } from '../../src/server/live/hub';
+import { closeServer } from '../../src/server/live/shutdown';
 
 export const FIXED_NOW = Date.UTC(2026, 10, 20, 15, 0, 0);
 
@@ -19,6 +21,7 @@ export interface TestServer {
   store: SqliteStore;
   source: DemoSource;
   logLines: string[];
+  hub: LiveHub;
   close(): Promise<void>;
 }
 
@@ -41,7 +44,9 @@ export async function startTestServer(
   const source = new DemoSource({ seed: 42, size: 'small', now: () => FIXED_NOW });
   await source.prepare(store);
   const logLines: string[] = [];
+  const hub = new LiveHub();
   const { app } = createApp({
+    hub,
     store,
     source,
     clock: { now },
@@ -63,9 +68,10 @@ export async function startTestServer(
     store,
     source,
     logLines,
+    hub,
+    /** Stops as the real server does: the live streams are told when to come back, then the connections close. */
     async close() {
-      server.closeAllConnections();
-      await new Promise<void>((r) => server.close(() => r()));
+      await closeServer(server, hub);
       await store.close();
     },
   };

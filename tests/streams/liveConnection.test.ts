@@ -144,6 +144,39 @@ describe('liveConnection', () => {
     });
   });
 
+  it("waits at least the server's retry: after that connection (a stopping server spreads its clients' returns)", () => {
+    testScheduler.run(({ cold, expectObservable, expectSubscriptions }) => {
+      const stopping = cold<SseSignal>('--o-r-|', { ...SIG, r: { type: 'retry', ms: 3_000 } });
+      const back = cold('o', SIG);
+      const { open } = opener(stopping, back);
+      // The retry is not a message; the wait after the end is 3 s, not the backoff's 500 ms.
+      const expected = '0-C---a 2999ms (1C)';
+
+      const out$ = liveConnection({ session$: cold('t', { t: 'tok' }), command$: NEVER, lastSequence$: NEVER, open, random: () => 0 }, testScheduler);
+
+      expectObservable(out$, '^ 4s !').toBe(expected, OUT);
+      expectSubscriptions(stopping.subscriptions).toBe('^-----!');
+      expectSubscriptions(back.subscriptions).toBe('3006ms ^ 994ms !');
+    });
+  });
+
+  it('a retry: shorter than the backoff does not shorten it, and one over a minute waits a minute', () => {
+    testScheduler.run(({ cold, expectObservable, expectSubscriptions }) => {
+      const short = cold<SseSignal>('-r-|', { r: { type: 'retry', ms: 100 } });
+      const long = cold<SseSignal>('-r-|', { r: { type: 'retry', ms: 600_000 } });
+      const back = cold('o', SIG);
+      const { open } = opener(short, long, back);
+      const expected = '0--a 499ms 1--b 59999ms (2C)';
+
+      const out$ = liveConnection({ session$: cold('t', { t: 'tok' }), command$: NEVER, lastSequence$: NEVER, open, random: () => 0 }, testScheduler);
+
+      expectObservable(out$, '^ 61s !').toBe(expected, OUT);
+      expectSubscriptions(short.subscriptions).toBe('^--!');
+      expectSubscriptions(long.subscriptions).toBe('503ms ^--!');
+      expectSubscriptions(back.subscriptions).toBe('60506ms ^ 494ms !');
+    });
+  });
+
   it('keeps a throwing open() local: it is a failed attempt', () => {
     testScheduler.run(({ cold, expectObservable }) => {
       let calls = 0;

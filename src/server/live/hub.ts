@@ -3,6 +3,7 @@
  * after the store has committed them (see Store), so a listener never sees an event the
  * log could lose.
  */
+import { LIVE_RESTART_RETRY_MS } from '../../model/constants';
 import type { StoredEvent } from '../store/types';
 
 export type EventListener = (event: StoredEvent) => void;
@@ -26,6 +27,26 @@ export class LiveHub {
   private readonly taps = new Set<PublishTap>();
   /** Open streams by the hash of the session token they were opened with. */
   private readonly sessionEnds = new Map<string, Set<() => void>>();
+
+  /** Open streams, told to end with the wait (ms) their client should leave before coming back. */
+  private readonly drains = new Set<(retryMs: number) => void>();
+
+  /** Calls `drain(retryMs)` when the server stops; answers the function that stops listening. */
+  onDrain(drain: (retryMs: number) => void): () => void {
+    this.drains.add(drain);
+    return () => this.drains.delete(drain);
+  }
+
+  /**
+   * The server stops (issue 15 §2): every open stream ends, each asking its client to come back after a random
+   * wait in LIVE_RESTART_RETRY_MS, so a restart's reconnects spread over seconds instead of landing in one.
+   * Answers how many streams were told.
+   */
+  drain(random: () => number = Math.random): number {
+    const drains = [...this.drains];
+    for (const drain of drains) drain(LIVE_RESTART_RETRY_MS.min + Math.floor(random() * LIVE_RESTART_RETRY_MS.spread));
+    return drains.length;
+  }
 
   /** Calls `end` when the session ends (logout, revoke, expiry); answers the function that stops listening. */
   onSessionEnd(tokenHash: string, end: () => void): () => void {

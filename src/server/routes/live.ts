@@ -68,6 +68,12 @@ export function liveRoutes(ctx: AppContext) {
       // The stream lives no longer than its session: logout and revoke end it at once, expiry on time.
       const tokenHash = c.get('tokenHash');
       const stopListening = ctx.hub.onSessionEnd(tokenHash, end);
+      // The server stops: the stream ends with the wait its client should leave before coming back.
+      let retryMs: number | undefined;
+      const stopDraining = ctx.hub.onDrain((ms) => {
+        retryMs = ms;
+        end();
+      });
       const expiry = setTimeout(end, Math.max(0, Math.min(sessionEndsAt(session, sessionDeps(ctx).limits) - ctx.clock.now(), 2 ** 31 - 1)));
 
       const send = (event: LiveEvent, id = event.sequence) => stream.writeSSE({ data: JSON.stringify(event), ...(id !== undefined ? { id: String(id) } : {}) });
@@ -118,9 +124,11 @@ export function liveRoutes(ctx: AppContext) {
           wake = null;
           if (!woken && !closed) await stream.write(': heartbeat\n\n');
         }
+        if (retryMs !== undefined) await stream.write(`retry: ${retryMs}\n\n`);
       } finally {
         unsubscribe();
         stopListening();
+        stopDraining();
         clearTimeout(expiry);
       }
     });
