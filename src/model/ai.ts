@@ -2,7 +2,9 @@
  * The AI features' shapes and texts (SPEC §2.6, §2.9, §3 'AI answer' and 'Catch-up session',
  * §4.7, §4.11–4.13, §7.4, §7.8, §8, §9), shared by the server, the worker and the page.
  */
-import type { AiCategory } from './types';
+import type { AiCategory, AiTrigger, ConversationType } from './types';
+
+export type { AiTrigger };
 
 /** The refinement modes, in the toolbar's order (SPEC §2.6). */
 export const REFINE_MODES = ['polish', 'shorter', 'simplify', 'professional', 'list'] as const;
@@ -200,3 +202,33 @@ export interface UnreadSummary {
 }
 
 export type { AiCategory };
+
+/**
+ * A lesson: the member moved a conversation to a category by hand. The local classifier leans
+ * later conversations from the same sender or channel with similar wording the same way.
+ */
+export interface Lesson {
+  category: AiCategory;
+  conversationId: string;
+  /** The conversation's name as ClassifyInput.name has it. */
+  conversationName: string;
+  type: ConversationType;
+  /** The author of the newest message by someone else than the member, when there is one. */
+  senderId: string | null;
+  senderName: string | null;
+  /** Content words of the conversation's recent messages (lower case, stemmed by the classifier's own rules). */
+  words: string[];
+  /** Epoch ms. */
+  at: number;
+}
+
+/** Something the catch-up assistant may do for the member, after asking. */
+export type CatchupAction = {
+  type: 'mark_read';
+  conversationIds: string[];
+  description: string;
+  /** Set by the service when it keeps the proposal: the id a confirm button sends back (random). */
+  id?: string;
+  /** Each conversation is marked read up to the message shown when it was proposed, never a later one. */
+  upTo?: Record<string, string>;
+};

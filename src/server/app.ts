@@ -4,15 +4,14 @@
  * build it over an in-memory database.
  */
 import { Hono, type Context, type Next } from 'hono';
-import type { Session, Store } from './store/types';
-import type { WorkspaceSource } from './sources/types';
+import { sessionDeps, type AppContext, type AppDeps, type AppEnv } from './context';
 import { LiveHub } from './live/hub';
 import { HttpProblem } from './http';
-import { type ServerLogger, silentLogger } from './log';
-import { hashToken, presentedToken, sessionCookieFor, tokenShaped, type SessionCookie } from './auth';
+import { silentLogger } from './log';
+import { hashToken, presentedToken, sessionCookieFor, tokenShaped } from './auth';
 import { apiBodyLimit, changesState, fromOwnPage, jsonOnly, securityHeaders } from './requestSafety';
-import { DEFAULT_SESSION_LIMITS, liveSession, type SessionLimits } from './sessions';
-import { rateLimits, type RateLimitConfig } from './rateLimits';
+import { liveSession } from './sessions';
+import { rateLimits } from './rateLimits';
 import { MessagingError } from './messaging';
 import { authRoutes } from './routes/auth';
 import { conversationRoutes } from './routes/conversations';
@@ -24,58 +23,10 @@ import { aiRoutes } from './routes/ai';
 import { waitlistRoutes } from './routes/waitlist';
 import { CSP_REPORT_PATH, cspReportRoutes } from './routes/cspReport';
 import { AiService } from './ai/service';
-import { AiError, type AiProvider } from './ai/types';
+import { AiError } from './ai/types';
 import { createLocalProvider } from './ai/local/provider';
 
-export interface Clock {
-  now(): number;
-}
-
-export interface AppConfig {
-  /** Where the built client lives; without it only the API is served. */
-  staticDir?: string;
-  /** Sift's public address (SIFT_PUBLIC_URL): its origin is the one a cookie-authenticated change must come from. */
-  publicUrl?: string;
-  /** Models /api/ask may be asked to use besides the provider's own (SIFT_AI_MODELS). */
-  aiModels?: string[];
-  /** AI tokens each member may use per UTC day (SIFT_AI_DAILY_TOKENS; 200,000 by default; 0: unlimited). */
-  aiDailyTokens?: number;
-  /** Session lifetimes (default: 30 days from sign-in, 7 days unused). */
-  sessions?: SessionLimits;
-  /** Rate limits per member and address (default: DEFAULT_RATE_LIMITS; SIFT_RATE_LIMITS, SIFT_TRUST_PROXY). */
-  rateLimits?: RateLimitConfig;
-  heartbeatMs?: number;
-  /** Feature switches (SPEC §3 feature flags); the user profile is on unless turned off. */
-  features?: { userProfile?: boolean };
-  demo?: { seed: number; size: string };
-}
-
-export interface AppDeps {
-  store: Store;
-  source: WorkspaceSource;
-  clock: Clock;
-  hub?: LiveHub;
-  logger?: ServerLogger;
-  config?: AppConfig;
-  /** The AI provider; absent: the local one; null: no AI (the aiEnabled flag is off and AI calls answer 503). */
-  ai?: AiProvider | null;
-}
-
-export interface AppEnv {
-  Variables: { session: Session; tokenHash: string };
-}
-
-export type AppContext = Required<Pick<AppDeps, 'store' | 'source' | 'clock' | 'hub' | 'logger'>> & {
-  config: AppConfig;
-  ai: AiService | null;
-  /** The session cookie's name and flags (`__Host-` and Secure over https). */
-  cookie: SessionCookie;
-};
-
-/** What the session checks need of the app. */
-export function sessionDeps(ctx: AppContext) {
-  return { store: ctx.store, hub: ctx.hub, now: () => ctx.clock.now(), limits: ctx.config.sessions ?? DEFAULT_SESSION_LIMITS };
-}
+export type { AppConfig, AppContext, AppDeps, AppEnv, Clock } from './context';
 
 /** Paths under /api that answer without a token (SPEC §7.1: configuration and status; §7.7: the waitlist, on the sign-in page). */
 const PUBLIC_API = new Set(['/api/auth/status', '/api/config/mode', '/api/config/features', '/api/setup/status', '/api/waitlist/signup', CSP_REPORT_PATH]);

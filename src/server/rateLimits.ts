@@ -14,7 +14,7 @@ import { isIPv6 } from 'node:net';
 import type { Context, MiddlewareHandler } from 'hono';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
-import type { AppEnv } from './app';
+import type { AppEnv } from './context';
 
 /** A budget: at most `points` requests in each window of `seconds`. */
 export interface RateLimit {

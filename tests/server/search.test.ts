@@ -1,7 +1,7 @@
 /** GET /api/search over real HTTP (SPEC §7.5, issue 5 §1). */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConversationSummary, User } from '../../src/model/types';
-import { ftsQuery, messageScore } from '../../src/server/routes/search';
+import { ftsQuery, messageScore } from '../../src/server/search';
 import { api, signIn, startTestServer, type TestServer } from './helpers';
 
 let server: TestServer;

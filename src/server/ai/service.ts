@@ -11,7 +11,7 @@ import { emojify } from '../../model/emoji';
 import type { LiveHub } from '../live/hub';
 import type { ServerLogger } from '../log';
 import type { AiLabel, Session, Store, UnreadConversation } from '../store/types';
-import { messageScore } from '../routes/search';
+import { messageScore } from '../search';
 import { AiBudget, DEFAULT_DAILY_TOKENS } from './budget';
 import { CatchupSessions } from './catchupSessions';
 import { AiDirectory, channelLabel, classifyInputOf, needsClassification, permalinkOf } from './inputs';

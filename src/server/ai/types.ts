@@ -8,6 +8,10 @@
  */
 import type { AskSource, RefineMode } from '../../model/ai';
 import type { AiCategory, ConversationType } from '../../model/types';
+import type { AiTrigger, CatchupAction, Lesson } from '../../model/ai';
+
+/** Shared with the store (which knows no AI module): they live in the model. */
+export type { AiTrigger, CatchupAction, Lesson };
 
 /** One message as the AI sees it: Slack markup already resolved to plain text. */
 export interface AiMessage {
@@ -40,11 +44,6 @@ export interface ClassifyInput {
   messages: AiMessage[];
 }
 
-/** A trigger: one reason the category was chosen (SPEC §3 ai_triggers). */
-export interface AiTrigger {
-  why: string;
-}
-
 export interface Classification {
   category: AiCategory;
   /** One sentence shown on hover: 'Dana asks you directly for a decision today'. */
@@ -52,25 +51,6 @@ export interface Classification {
   triggers: AiTrigger[];
   /** 0 to 1. */
   confidence: number;
-}
-
-/**
- * A lesson: the member moved a conversation to a category by hand. The local classifier leans
- * later conversations from the same sender or channel with similar wording the same way.
- */
-export interface Lesson {
-  category: AiCategory;
-  conversationId: string;
-  /** The conversation's name as ClassifyInput.name has it. */
-  conversationName: string;
-  type: ConversationType;
-  /** The author of the newest message by someone else than the member, when there is one. */
-  senderId: string | null;
-  senderName: string | null;
-  /** Content words of the conversation's recent messages (lower case, stemmed by the classifier's own rules). */
-  words: string[];
-  /** Epoch ms. */
-  at: number;
 }
 
 /** A message the retrieval found for a question. */
@@ -135,17 +115,6 @@ export interface CatchupContext {
   /** Earlier turns of the session, oldest first. */
   history: Array<{ role: 'user' | 'assistant'; content: string }>;
 }
-
-/** Something the catch-up assistant may do for the member, after asking. */
-export type CatchupAction = {
-  type: 'mark_read';
-  conversationIds: string[];
-  description: string;
-  /** Set by the service when it keeps the proposal: the id a confirm button sends back (random). */
-  id?: string;
-  /** Each conversation is marked read up to the message shown when it was proposed, never a later one. */
-  upTo?: Record<string, string>;
-};
 
 export interface CatchupReply {
   message: string;

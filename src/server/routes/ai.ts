@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { ASK_HISTORY_LIMIT, REFINE_ERROR_DEFAULT, REFINE_MODES, type RefineEvent } from '../../model/ai';
 import { MAX_MESSAGE_LENGTH } from '../../model/constants';
 import { AI_CATEGORIES, type AiCategory } from '../../model/types';
-import type { AppContext, AppEnv } from '../app';
+import type { AppContext, AppEnv } from '../context';
 import { HttpProblem, parseBody } from '../http';
 import { markConversationRead } from '../messaging';
 import type { AiService } from '../ai/service';

@@ -3,7 +3,7 @@ import { Hono } from 'hono';
 import type { Context } from 'hono';
 import { z } from 'zod';
 import type { AuthStatus, FeatureFlag } from '../../model/types';
-import { sessionDeps, type AppContext, type AppEnv } from '../app';
+import { sessionDeps, type AppContext, type AppEnv } from '../context';
 import { liveSession, pruneExpiredSessions } from '../sessions';
 import { clearSessionCookie, hashToken, newToken, presentedToken, setSessionCookie } from '../auth';
 import { HttpProblem, parseBody } from '../http';

@@ -8,7 +8,7 @@ import { referencedUsers } from '../../model/rows';
 import { AI_CATEGORIES, CONVERSATION_TYPES, type AiCategory, type ConversationSummary, type Conversation, type Message } from '../../model/types';
 import { isTs, compareTs } from '../../model/ts';
 import { validateOutgoingMessage } from '../../model/validation';
-import type { AppContext, AppEnv } from '../app';
+import type { AppContext, AppEnv } from '../context';
 import { HttpProblem, parseBody, parseQuery } from '../http';
 import type { ActivityCursor } from '../store/types';
 import { MessagingError, assertCanPost, markConversationRead, markConversationUnread, postMessage, sendsOnce, setManualCategory } from '../messaging';

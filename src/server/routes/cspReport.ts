@@ -7,7 +7,7 @@
  */
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import type { AppContext, AppEnv } from '../app';
+import type { AppContext, AppEnv } from '../context';
 
 export const CSP_REPORT_PATH = '/api/csp-report';
 const MAX_REPORT_BYTES = 16 * 1024;

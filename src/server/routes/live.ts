@@ -16,7 +16,7 @@ import { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { LIVE_HEARTBEAT_MS } from '../../model/constants';
 import type { LiveEvent } from '../../model/types';
-import { sessionDeps, type AppContext, type AppEnv } from '../app';
+import { sessionDeps, type AppContext, type AppEnv } from '../context';
 import { sessionEndsAt } from '../sessions';
 import { HttpProblem } from '../http';
 import { hashToken, newToken } from '../auth';

@@ -9,37 +9,11 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import { SEARCH_DEFAULT_LIMIT, SEARCH_MIN_QUERY_LENGTH } from '../../model/constants';
 import { conversationTitle, displayName } from '../../model/rows';
-import { tsToMs } from '../../model/ts';
 import type { ConversationSummary, User, UserData } from '../../model/types';
-import type { AppContext, AppEnv } from '../app';
+import type { AppContext, AppEnv } from '../context';
 import { parseQuery } from '../http';
 import { mentionsOf } from '../mentions';
-
-/** The FTS5 query of the member's text: quoted words (no operators), the last one a prefix; null when there is no word. */
-export function ftsQuery(text: string): string | null {
-  const words = text.toLowerCase().match(/[\p{L}\p{N}]+/gu);
-  if (!words?.length) return null;
-  return words.map((w, i) => `"${w}"${i === words.length - 1 ? '*' : ''}`).join(' ');
-}
-
-/** 0 for an exact name, 1 for a name that starts with the text, 2 otherwise. */
-function nameRank(names: Array<string | undefined>, text: string): number {
-  const t = text.toLowerCase();
-  let best = 2;
-  for (const name of names) {
-    const n = name?.toLowerCase();
-    if (!n) continue;
-    if (n === t) return 0;
-    if (n.startsWith(t)) best = Math.min(best, 1);
-  }
-  return best;
-}
-
-/** Relevance weighed by age: a match loses half its weight over two weeks. */
-export function messageScore(bm25: number, ts: string, now: number): number {
-  const ageDays = Math.max(0, (now - tsToMs(ts)) / 86_400_000);
-  return -bm25 / (1 + ageDays / 14);
-}
+import { ftsQuery, messageScore, nameRank } from '../search';
 
 const querySchema = z.object({
   q: z

@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Hono } from 'hono';
 import { serveStatic } from '@hono/node-server/serve-static';
-import type { AppContext, AppEnv } from '../app';
+import type { AppContext, AppEnv } from '../context';
 
 export function staticRoutes(ctx: AppContext) {
   const app = new Hono<AppEnv>();

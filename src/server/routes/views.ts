@@ -9,7 +9,7 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import { isKnownOperator } from '../../model/filter';
 import { BUILTIN_VIEWS, PAGES, byPosition, type View, type ViewUpdateData } from '../../model/views';
-import type { AppContext, AppEnv } from '../app';
+import type { AppContext, AppEnv } from '../context';
 import { HttpProblem, parseBody, parseQuery } from '../http';
 import { applyBuiltinSettings, type MemberEvent, type MemberViews, type Session, type StoredEvent } from '../store/types';
 

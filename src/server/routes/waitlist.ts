@@ -9,7 +9,7 @@ import { Hono } from 'hono';
 import type { Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { z } from 'zod';
-import type { AppContext, AppEnv } from '../app';
+import type { AppContext, AppEnv } from '../context';
 import { HttpProblem, bodyText } from '../http';
 
 export const WAITLIST_PLATFORMS = ['teams', 'email'] as const;

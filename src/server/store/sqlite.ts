@@ -11,7 +11,7 @@ import { BUILTIN_VIEWS, byPosition, type BuiltinView, type CustomView } from '..
 import { migrate, QUIET_SUBTYPES_SQL } from './migrations';
 import { SqliteEventLog } from './sqliteEventLog';
 import { isQuietSubtype, SLACK_CONTENT_KEYS, type SlackContent } from '../../model/slack';
-import type { Lesson } from '../ai/types';
+import type { Lesson } from '../../model/ai';
 import {
   LESSON_CAP,
   applyBuiltinSettings,

@@ -8,7 +8,7 @@
  * an event the log could lose, and a sequence is never reused.
  */
 import type { AiCategory, ConversationSummary, ConversationType, LiveEvent, Message, User, UserData, Workspace } from '../../model/types';
-import type { AiTrigger, CatchupAction, Lesson } from '../ai/types';
+import type { AiTrigger, CatchupAction, Lesson } from '../../model/ai';
 import { BUILTIN_VIEWS, type BuiltinView, type CustomView } from '../../model/views';
 
 export interface Membership {

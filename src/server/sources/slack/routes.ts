@@ -6,7 +6,7 @@
  */
 import { Hono, type Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
-import type { AppContext, AppEnv } from '../../app';
+import type { AppContext, AppEnv } from '../../context';
 import { signedInAddress, startSession } from '../../routes/auth';
 import type { OAuthAddTo, Session } from '../../store/types';
 import { OAUTH_STATE_TTL_MS, SignInError, type SlackSource } from './source';
