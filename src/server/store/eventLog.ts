@@ -1,0 +1,135 @@
+/**
+ * The event log as an aggregate over the database handle (issue 15 §1, §2), on SQLite and PostgreSQL alike:
+ * each member's events under their own sequence, committed in the same transaction as the change they tell of.
+ *
+ * - A sequence is taken from the database, never from memory: the member's `event_sequences` row is raised by
+ *   the batch's size and read back in one statement (`… DO UPDATE … RETURNING`), which holds the row's lock
+ *   until the transaction ends. Two servers writing for one member therefore queue on that row: the sequences
+ *   stay gap-free and strictly increasing whichever server writes, and a rolled-back batch takes none.
+ * - On PostgreSQL, the batch also says `NOTIFY sift_events` with the member and the last sequence, delivered only
+ *   when the transaction commits; every server LISTENs (EventNotifications) and then reads the log, so a missed
+ *   notification never loses an event: the next read catches up.
+ *
+ * The schema matches the SQLite store's (store/migrations.ts 1 and 16), so the store's port keeps its data.
+ */
+import type { Db } from './db';
+import type { Migration } from './migrate';
+import type { EventLogBounds, MemberEvent, StoredEvent } from './types';
+
+export const NOTIFY_CHANNEL = 'sift_events';
+
+export const EVENT_LOG_MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'event log',
+    sqlite: `
+      CREATE TABLE events (
+        workspace_id TEXT NOT NULL, user_id TEXT NOT NULL, sequence INTEGER NOT NULL,
+        type TEXT NOT NULL, data TEXT NOT NULL, created_at INTEGER NOT NULL,
+        PRIMARY KEY (workspace_id, user_id, sequence)
+      ) WITHOUT ROWID;
+      CREATE INDEX events_by_time ON events (created_at);
+      CREATE TABLE event_sequences (
+        workspace_id TEXT NOT NULL, user_id TEXT NOT NULL,
+        last_sequence INTEGER NOT NULL, pruned_through INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (workspace_id, user_id)
+      ) WITHOUT ROWID;`,
+    postgres: `
+      CREATE TABLE events (
+        workspace_id TEXT NOT NULL, user_id TEXT NOT NULL, sequence BIGINT NOT NULL,
+        type TEXT NOT NULL, data TEXT NOT NULL, created_at BIGINT NOT NULL,
+        PRIMARY KEY (workspace_id, user_id, sequence)
+      );
+      CREATE INDEX events_by_time ON events (created_at);
+      CREATE TABLE event_sequences (
+        workspace_id TEXT NOT NULL, user_id TEXT NOT NULL,
+        last_sequence BIGINT NOT NULL, pruned_through BIGINT NOT NULL DEFAULT 0,
+        PRIMARY KEY (workspace_id, user_id)
+      );`,
+  },
+];
+
+/** A notification's payload: the member and the last sequence the commit gave them. */
+export interface EventNotice {
+  workspaceId: string;
+  userId: string;
+  sequence: number;
+}
+
+/** A notification's payload (JSON: PostgreSQL text holds no NUL) read back; null when it is not one of ours. */
+export function noticeOf(payload: string): EventNotice | null {
+  try {
+    const [workspaceId, userId, sequence] = JSON.parse(payload) as unknown[];
+    return typeof workspaceId === 'string' && typeof userId === 'string' && Number.isSafeInteger(sequence) && (sequence as number) > 0
+      ? { workspaceId, userId, sequence: sequence as number }
+      : null;
+  } catch {
+    return null;
+  }
+}
+
+export class EventLog {
+  constructor(private readonly db: Db) {}
+
+  /**
+   * Appends a batch in the caller's transaction `tx` (the change it tells of is written there too); answers the
+   * events with their sequences, in the batch's order, for the hub once the transaction has committed.
+   */
+  async append(tx: Db, workspaceId: string, events: readonly MemberEvent[], at: number): Promise<Array<StoredEvent & { userId: string }>> {
+    const counts = new Map<string, number>();
+    for (const event of events) counts.set(event.userId, (counts.get(event.userId) ?? 0) + 1);
+    /** The next sequence to give each member in this batch. */
+    const next = new Map<string, number>();
+    for (const [userId, n] of counts) {
+      const row = await tx.get<{ last_sequence: number }>(
+        `INSERT INTO event_sequences (workspace_id, user_id, last_sequence) VALUES (?, ?, ?)
+         ON CONFLICT (workspace_id, user_id) DO UPDATE SET last_sequence = event_sequences.last_sequence + ?
+         RETURNING last_sequence`,
+        [workspaceId, userId, n, n],
+      );
+      next.set(userId, row!.last_sequence - n + 1);
+    }
+    const out: Array<StoredEvent & { userId: string }> = [];
+    for (const event of events) {
+      const sequence = next.get(event.userId)!;
+      next.set(event.userId, sequence + 1);
+      await tx.run(`INSERT INTO events (workspace_id, user_id, sequence, type, data, created_at) VALUES (?, ?, ?, ?, ?, ?)`, [
+        workspaceId,
+        event.userId,
+        sequence,
+        event.type,
+        JSON.stringify(event.data),
+        at,
+      ]);
+      out.push({ userId: event.userId, type: event.type, data: event.data, sequence, timestamp: at });
+    }
+    if (tx.dialect === 'postgres')
+      for (const userId of counts.keys())
+        await tx.run('SELECT pg_notify(?, ?)', [NOTIFY_CHANNEL, JSON.stringify([workspaceId, userId, next.get(userId)! - 1])]);
+    return out;
+  }
+
+  async current(workspaceId: string, userId: string): Promise<number> {
+    const row = await this.db.get<{ last_sequence: number }>(`SELECT last_sequence FROM event_sequences WHERE workspace_id = ? AND user_id = ?`, [
+      workspaceId,
+      userId,
+    ]);
+    return row?.last_sequence ?? 0;
+  }
+
+  async bounds(workspaceId: string, userId: string): Promise<EventLogBounds> {
+    const row = await this.db.get<{ last_sequence: number; pruned_through: number }>(
+      `SELECT last_sequence, pruned_through FROM event_sequences WHERE workspace_id = ? AND user_id = ?`,
+      [workspaceId, userId],
+    );
+    return { current: row?.last_sequence ?? 0, replayableFrom: row?.pruned_through ?? 0 };
+  }
+
+  async after(workspaceId: string, userId: string, after: number, limit: number): Promise<StoredEvent[]> {
+    const rows = await this.db.all<{ sequence: number; type: string; data: string; created_at: number }>(
+      `SELECT sequence, type, data, created_at FROM events WHERE workspace_id = ? AND user_id = ? AND sequence > ? ORDER BY sequence LIMIT ?`,
+      [workspaceId, userId, after, limit],
+    );
+    return rows.map((row) => ({ type: row.type, data: JSON.parse(row.data) as unknown, sequence: row.sequence, timestamp: row.created_at }));
+  }
+}
