@@ -106,6 +106,15 @@ export function openSqlite(file: string): Db {
   return new SqliteDb(db);
 }
 
+/**
+ * A handle on a connection the caller owns (the SQLite store's, while its aggregates move onto the handle).
+ * The caller's own statements do not take the handle's lock: an aggregate sharing the connection must not hold
+ * a transaction across awaits, or the caller's statements could run inside it.
+ */
+export function sqliteHandle(database: Database.Database): Db {
+  return new SqliteDb(database);
+}
+
 /* ---------- PostgreSQL ---------- */
 
 /** `?` placeholders as PostgreSQL's `$1, $2…` (the store's SQL has no `?` inside its literals). */

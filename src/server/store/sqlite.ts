@@ -10,6 +10,9 @@ import { compareTs, maxTs, tsAfter, tsSeconds } from '../../model/ts';
 import { BUILTIN_VIEWS, byPosition, type BuiltinView, type CustomView } from '../../model/views';
 import { migrate, QUIET_SUBTYPES_SQL } from './migrations';
 import { SqliteEventLog } from './sqliteEventLog';
+import { sqliteHandle } from './db';
+import { MemberRecords } from './memberRecords';
+import { SessionRecords } from './sessionRecords';
 import { isQuietSubtype, SLACK_CONTENT_KEYS, type SlackContent } from '../../model/slack';
 import type { Lesson } from '../../model/ai';
 import {
@@ -259,6 +262,9 @@ export class SqliteStore implements Store {
   readonly db: Database.Database;
   private readonly statements = new Map<string, Database.Statement>();
   private readonly log: SqliteEventLog;
+  /* Aggregates already on the database handle (issue 15 §1): the same code runs on PostgreSQL. */
+  private readonly sessionRecords: SessionRecords;
+  private readonly memberRecords: MemberRecords;
 
   constructor(filename: string) {
     this.db = new Database(filename);
@@ -270,6 +276,9 @@ export class SqliteStore implements Store {
     this.db.pragma('temp_store = MEMORY');
     migrate(this.db);
     this.log = new SqliteEventLog((sql) => this.st(sql));
+    const handle = sqliteHandle(this.db);
+    this.sessionRecords = new SessionRecords(handle);
+    this.memberRecords = new MemberRecords(handle);
   }
 
   private st(sql: string): Database.Statement {
@@ -380,54 +389,35 @@ export class SqliteStore implements Store {
   /* ---------- sessions ---------- */
 
   async createSession(tokenHash: string, session: Session): Promise<void> {
-    this.st(`INSERT INTO sessions (token_hash, account_id, workspace_id, user_id, created_at) VALUES (?, ?, ?, ?, ?)`).run(
-      tokenHash,
-      session.accountId,
-      session.workspaceId,
-      session.userId,
-      session.createdAt,
-    );
+    return this.sessionRecords.createSession(tokenHash, session);
   }
 
   async getSession(tokenHash: string): Promise<Session | null> {
-    const row = this.st(`SELECT account_id, workspace_id, user_id, created_at, last_seen_at FROM sessions WHERE token_hash = ?`).get(tokenHash) as
-      { account_id: string; workspace_id: string; user_id: string; created_at: number; last_seen_at: number | null } | undefined;
-    if (!row) return null;
-    const session: Session = { accountId: row.account_id, workspaceId: row.workspace_id, userId: row.user_id, createdAt: row.created_at };
-    if (row.last_seen_at !== null) session.lastSeenAt = row.last_seen_at;
-    return session;
+    return this.sessionRecords.getSession(tokenHash);
   }
 
   async touchSession(tokenHash: string, at: number): Promise<void> {
-    this.st(`UPDATE sessions SET last_seen_at = ? WHERE token_hash = ?`).run(at, tokenHash);
+    return this.sessionRecords.touchSession(tokenHash, at);
   }
 
   async pruneSessions(createdBefore: number, seenBefore: number): Promise<string[]> {
-    const rows = this.st(`DELETE FROM sessions WHERE created_at < ? OR COALESCE(last_seen_at, created_at) < ? RETURNING token_hash`).all(
-      createdBefore,
-      seenBefore,
-    ) as Array<{
-      token_hash: string;
-    }>;
-    return rows.map((r) => r.token_hash);
+    return this.sessionRecords.pruneSessions(createdBefore, seenBefore);
   }
 
   async createStreamTicket(ticketHash: string, tokenHash: string, expiresAt: number): Promise<void> {
-    this.st(`INSERT INTO stream_tickets (ticket_hash, token_hash, expires_at) VALUES (?, ?, ?)`).run(ticketHash, tokenHash, expiresAt);
+    return this.sessionRecords.createStreamTicket(ticketHash, tokenHash, expiresAt);
   }
 
   async takeStreamTicket(ticketHash: string, now: number): Promise<string | null> {
-    this.st(`DELETE FROM stream_tickets WHERE expires_at <= ?`).run(now);
-    const row = this.st(`DELETE FROM stream_tickets WHERE ticket_hash = ? RETURNING token_hash`).get(ticketHash) as { token_hash: string } | undefined;
-    return row?.token_hash ?? null;
+    return this.sessionRecords.takeStreamTicket(ticketHash, now);
   }
 
   async switchSessionWorkspace(tokenHash: string, workspaceId: string, userId: string): Promise<void> {
-    this.st(`UPDATE sessions SET workspace_id = ?, user_id = ? WHERE token_hash = ?`).run(workspaceId, userId, tokenHash);
+    return this.sessionRecords.switchSessionWorkspace(tokenHash, workspaceId, userId);
   }
 
   async deleteSession(tokenHash: string): Promise<void> {
-    this.st(`DELETE FROM sessions WHERE token_hash = ?`).run(tokenHash);
+    return this.sessionRecords.deleteSession(tokenHash);
   }
 
   /* ---------- conversations and messages ---------- */
@@ -769,45 +759,27 @@ export class SqliteStore implements Store {
   }
 
   async saveCatchupSession(record: CatchupSessionRecord): Promise<void> {
-    const { id, workspaceId, userId, createdAt, touchedAt, ...state } = record;
-    this.st(
-      `INSERT INTO catchup_sessions (id, workspace_id, user_id, created_at, touched_at, state) VALUES (?, ?, ?, ?, ?, ?)
-       ON CONFLICT (id) DO UPDATE SET touched_at = excluded.touched_at, state = excluded.state`,
-    ).run(id, workspaceId, userId, createdAt, touchedAt, JSON.stringify(state));
+    return this.memberRecords.saveCatchupSession(record);
   }
 
   async getCatchupSession(workspaceId: string, userId: string, id: string): Promise<CatchupSessionRecord | null> {
-    const row = this.st(`SELECT * FROM catchup_sessions WHERE id = ? AND workspace_id = ? AND user_id = ?`).get(id, workspaceId, userId) as
-      { id: string; workspace_id: string; user_id: string; created_at: number; touched_at: number; state: string } | undefined;
-    if (!row) return null;
-    const state = JSON.parse(row.state) as Pick<CatchupSessionRecord, 'history' | 'pending' | 'cleared'>;
-    return { id: row.id, workspaceId: row.workspace_id, userId: row.user_id, createdAt: row.created_at, touchedAt: row.touched_at, ...state };
+    return this.memberRecords.getCatchupSession(workspaceId, userId, id);
   }
 
   async deleteCatchupSession(workspaceId: string, userId: string, id: string): Promise<boolean> {
-    return this.st(`DELETE FROM catchup_sessions WHERE id = ? AND workspace_id = ? AND user_id = ?`).run(id, workspaceId, userId).changes > 0;
+    return this.memberRecords.deleteCatchupSession(workspaceId, userId, id);
   }
 
   async pruneCatchupSessions(workspaceId: string, userId: string, cutoff: number, keep: number): Promise<void> {
-    this.db.transaction(() => {
-      this.st(`DELETE FROM catchup_sessions WHERE touched_at < ?`).run(cutoff);
-      this.st(
-        `DELETE FROM catchup_sessions WHERE workspace_id = @ws AND user_id = @user AND id NOT IN
-           (SELECT id FROM catchup_sessions WHERE workspace_id = @ws AND user_id = @user ORDER BY touched_at DESC LIMIT @keep)`,
-      ).run({ ws: workspaceId, user: userId, keep });
-    })();
+    return this.memberRecords.pruneCatchupSessions(workspaceId, userId, cutoff, keep);
   }
 
   async addWaitlistSignup(email: string, platform: 'teams' | 'email', at: number): Promise<{ created: boolean }> {
-    const result = this.st(`INSERT OR IGNORE INTO waitlist (email, platform, created_at) VALUES (?, ?, ?)`).run(email.trim().toLowerCase(), platform, at);
-    return { created: result.changes > 0 };
+    return this.memberRecords.addWaitlistSignup(email, platform, at);
   }
 
   async countWaitlist(platform?: 'teams' | 'email'): Promise<number> {
-    const row = (
-      platform ? this.st(`SELECT count(*) AS n FROM waitlist WHERE platform = ?`).get(platform) : this.st(`SELECT count(*) AS n FROM waitlist`).get()
-    ) as { n: number };
-    return row.n;
+    return this.memberRecords.countWaitlist(platform);
   }
 
   async latestFromOthers(workspaceId: string, conversationId: string, userId: string) {
@@ -1245,29 +1217,15 @@ export class SqliteStore implements Store {
   }
 
   async deleteSessionsOf(workspaceId: string, userId: string): Promise<string[]> {
-    const rows = this.st(`DELETE FROM sessions WHERE workspace_id = ? AND user_id = ? RETURNING token_hash`).all(workspaceId, userId) as Array<{
-      token_hash: string;
-    }>;
-    return rows.map((r) => r.token_hash);
+    return this.sessionRecords.deleteSessionsOf(workspaceId, userId);
   }
 
   async saveOAuthState(stateHash: string, browserHash: string, expiresAt: number, addTo?: OAuthAddTo): Promise<void> {
-    this.st(`DELETE FROM oauth_states WHERE expires_at < ?`).run(Date.now() - 60 * 60 * 1000);
-    this.st(`INSERT INTO oauth_states (state_hash, browser_hash, expires_at, add_to) VALUES (?, ?, ?, ?)`).run(
-      stateHash,
-      browserHash,
-      expiresAt,
-      addTo ? JSON.stringify(addTo) : null,
-    );
+    return this.sessionRecords.saveOAuthState(stateHash, browserHash, expiresAt, addTo);
   }
 
   async takeOAuthState(stateHash: string): Promise<{ browserHash: string; expiresAt: number; addTo?: OAuthAddTo } | null> {
-    const row = this.st(`DELETE FROM oauth_states WHERE state_hash = ? RETURNING browser_hash, expires_at, add_to`).get(stateHash) as
-      { browser_hash: string; expires_at: number; add_to: string | null } | undefined;
-    if (!row) return null;
-    const state: { browserHash: string; expiresAt: number; addTo?: OAuthAddTo } = { browserHash: row.browser_hash, expiresAt: row.expires_at };
-    if (row.add_to) state.addTo = JSON.parse(row.add_to) as OAuthAddTo;
-    return state;
+    return this.sessionRecords.takeOAuthState(stateHash);
   }
 
   async sourceEventSeen(workspaceId: string, eventId: string): Promise<boolean> {
@@ -1508,19 +1466,10 @@ export class SqliteStore implements Store {
   }
 
   async aiTokensUsed(workspaceId: string, userId: string, day: string): Promise<number> {
-    const row = this.st(`SELECT tokens FROM ai_usage WHERE workspace_id = ? AND user_id = ? AND day = ?`).get(workspaceId, userId, day) as
-      { tokens: number } | undefined;
-    return row?.tokens ?? 0;
+    return this.memberRecords.aiTokensUsed(workspaceId, userId, day);
   }
 
   async addAiTokens(workspaceId: string, userId: string, day: string, tokens: number): Promise<number> {
-    return this.db.transaction(() => {
-      this.st(`DELETE FROM ai_usage WHERE workspace_id = ? AND user_id = ? AND day < ?`).run(workspaceId, userId, day);
-      const row = this.st(
-        `INSERT INTO ai_usage (workspace_id, user_id, day, tokens) VALUES (?, ?, ?, ?)
-         ON CONFLICT (workspace_id, user_id, day) DO UPDATE SET tokens = tokens + excluded.tokens RETURNING tokens`,
-      ).get(workspaceId, userId, day, Math.max(0, Math.round(tokens))) as { tokens: number };
-      return row.tokens;
-    })();
+    return this.memberRecords.addAiTokens(workspaceId, userId, day, tokens);
   }
 }

@@ -1,0 +1,10 @@
+/**
+ * PostgreSQL's schema, by aggregate, in the order the migrations run (store/migrate.ts). SQLite's schema is the
+ * SQLite store's own (store/migrations.ts) until its aggregates have all moved onto the database handle.
+ */
+import { EVENT_LOG_MIGRATIONS } from './eventLog';
+import { MEMBER_RECORDS_MIGRATION } from './memberRecords';
+import type { Migration } from './migrate';
+import { SESSION_MIGRATION } from './sessionRecords';
+
+export const POSTGRES_MIGRATIONS: readonly Migration[] = [...EVENT_LOG_MIGRATIONS, SESSION_MIGRATION, MEMBER_RECORDS_MIGRATION];
