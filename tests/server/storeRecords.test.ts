@@ -2,7 +2,7 @@
  * The store's aggregates already on the database handle (issue 15 §1), the same tests on SQLite (the SQLite
  * store's own schema and connection, as the product runs them) and on a real PostgreSQL started by the test
  * (its migrations, store/schema.ts): sessions, single-use stream tickets and sign-in states, catch-up sessions,
- * the daily AI budget and the waitlist.
+ * the daily AI budget, the waitlist, and a source's credentials, names, event ids and sync progress.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPostgres, sqliteHandle, type Db } from '../../src/server/store/db';
@@ -10,6 +10,7 @@ import { MemberRecords } from '../../src/server/store/memberRecords';
 import { migrate } from '../../src/server/store/migrate';
 import { POSTGRES_MIGRATIONS } from '../../src/server/store/schema';
 import { SessionRecords } from '../../src/server/store/sessionRecords';
+import { SourceRecords } from '../../src/server/store/sourceRecords';
 import { SqliteStore } from '../../src/server/store/sqlite';
 import type { CatchupSessionRecord } from '../../src/server/store/types';
 import { startPostgres, type RunningPostgres } from './postgres';
@@ -37,7 +38,7 @@ const engines: Record<string, () => Promise<{ db: Db; close: () => Promise<unkno
 describe.each(Object.keys(engines))('the store records on %s', (engine) => {
   async function open() {
     const { db, close } = await engines[engine]!();
-    return { sessions: new SessionRecords(db), members: new MemberRecords(db), close };
+    return { sessions: new SessionRecords(db), members: new MemberRecords(db), sources: new SourceRecords(db), close };
   }
 
   it('keeps sessions by their hash: touch, switch, prune by age or idleness, end one or all of a member', async () => {
@@ -131,6 +132,52 @@ describe.each(Object.keys(engines))('the store records on %s', (engine) => {
     expect(await members.addWaitlistSignup('dana@example.com', 'email', 3)).toEqual({ created: true });
     expect(await members.countWaitlist()).toBe(2);
     expect(await members.countWaitlist('teams')).toBe(1);
+    await close();
+  });
+
+  it("keeps each member's credential; a secret is replaced only while it is still the one expected", async () => {
+    const { sources, close } = await open();
+    await sources.saveCredential({ workspaceId: 'T1', userId: 'U1', secret: 'v2:k1:a', expiresAt: null, updatedAt: 1 });
+    await sources.saveCredential({ workspaceId: 'T1', userId: 'U2', secret: 'v2:k1:b', expiresAt: 99, updatedAt: 2 });
+    await sources.saveCredential({ workspaceId: 'T1', userId: 'U1', secret: 'v2:k1:c', expiresAt: 5, updatedAt: 3 });
+    expect(await sources.getCredential('T1', 'U1')).toEqual({ workspaceId: 'T1', userId: 'U1', secret: 'v2:k1:c', expiresAt: 5, updatedAt: 3 });
+    expect(await sources.replaceCredentialSecret('T1', 'U1', 'v2:k1:a', 'v2:k2:x')).toBe(false);
+    expect(await sources.replaceCredentialSecret('T1', 'U1', 'v2:k1:c', 'v2:k2:c')).toBe(true);
+    expect((await sources.listCredentials()).map((c) => [c.userId, c.secret])).toEqual([
+      ['U1', 'v2:k2:c'],
+      ['U2', 'v2:k1:b'],
+    ]);
+    await sources.deleteCredential('T1', 'U2');
+    expect(await sources.getCredential('T1', 'U2')).toBeNull();
+    await close();
+  });
+
+  it('saves names in statements of a few hundred (thousands of custom emoji), the latest name winning', async () => {
+    const { sources, close } = await open();
+    const emoji = Object.fromEntries(Array.from({ length: 1_234 }, (_, i) => [`e${i}`, `https://emoji.example/${i}.png`]));
+    await sources.saveSourceNames('T1', 'emoji', emoji);
+    await sources.saveSourceNames('T1', 'channel', { C1: 'general', C2: 'random' });
+    await sources.saveSourceNames('T1', 'channel', { C2: 'watercooler' });
+    expect(Object.keys(await sources.sourceNames('T1', 'emoji'))).toHaveLength(1_234);
+    expect(await sources.sourceNames('T1', 'channel')).toEqual({ C1: 'general', C2: 'watercooler' });
+    expect(await sources.sourceNames('T1', 'channel', ['C2', 'C9', 'C2'])).toEqual({ C2: 'watercooler' });
+    expect(await sources.sourceNames('T2', 'channel')).toEqual({});
+    await close();
+  });
+
+  it('records an event id once, whoever records it, and prunes the old ones; keeps sync progress', async () => {
+    const { sources, close } = await open();
+    const firsts = await Promise.all([sources.recordSourceEvent('T1', 'Ev1', 100), sources.recordSourceEvent('T1', 'Ev1', 101)]);
+    expect(firsts.sort()).toEqual([false, true]);
+    expect(await sources.sourceEventSeen('T1', 'Ev1')).toBe(true);
+    expect(await sources.sourceEventSeen('T2', 'Ev1')).toBe(false);
+    await sources.recordSourceEvent('T1', 'Ev2', 300);
+    expect(await sources.pruneSourceEvents(200)).toBe(1);
+    expect(await sources.sourceEventSeen('T1', 'Ev1')).toBe(false);
+    expect(await sources.getSyncState('T1', 'U1')).toBeNull();
+    await sources.setSyncState('T1', 'U1', { cursor: 'abc', done: ['C1'] }, 1);
+    await sources.setSyncState('T1', 'U1', { cursor: 'def', done: ['C1', 'C2'] }, 2);
+    expect(await sources.getSyncState('T1', 'U1')).toEqual({ cursor: 'def', done: ['C1', 'C2'] });
     await close();
   });
 });

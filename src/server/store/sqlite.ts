@@ -13,6 +13,7 @@ import { SqliteEventLog } from './sqliteEventLog';
 import { sqliteHandle } from './db';
 import { MemberRecords } from './memberRecords';
 import { SessionRecords } from './sessionRecords';
+import { SourceRecords } from './sourceRecords';
 import { isQuietSubtype, SLACK_CONTENT_KEYS, type SlackContent } from '../../model/slack';
 import type { Lesson } from '../../model/ai';
 import {
@@ -91,18 +92,6 @@ interface MessageRow {
   /** JSON of the message's SlackContent, or null. */
   content: string | null;
   resolved_text: string | null;
-}
-
-interface CredentialRow {
-  workspace_id: string;
-  user_id: string;
-  secret: string;
-  expires_at: number | null;
-  updated_at: number;
-}
-
-function toCredential(row: CredentialRow): SourceCredential {
-  return { workspaceId: row.workspace_id, userId: row.user_id, secret: row.secret, expiresAt: row.expires_at, updatedAt: row.updated_at };
 }
 
 const SUMMARY_SELECT = `
@@ -265,6 +254,7 @@ export class SqliteStore implements Store {
   /* Aggregates already on the database handle (issue 15 §1): the same code runs on PostgreSQL. */
   private readonly sessionRecords: SessionRecords;
   private readonly memberRecords: MemberRecords;
+  private readonly sourceRecords: SourceRecords;
 
   constructor(filename: string) {
     this.db = new Database(filename);
@@ -279,6 +269,7 @@ export class SqliteStore implements Store {
     const handle = sqliteHandle(this.db);
     this.sessionRecords = new SessionRecords(handle);
     this.memberRecords = new MemberRecords(handle);
+    this.sourceRecords = new SourceRecords(handle);
   }
 
   private st(sql: string): Database.Statement {
@@ -1168,52 +1159,31 @@ export class SqliteStore implements Store {
   }
 
   async saveSourceNames(workspaceId: string, kind: SourceNameKind, names: Readonly<Record<string, string>>): Promise<void> {
-    const upsert = this.st(`INSERT OR REPLACE INTO source_names (workspace_id, kind, id, name) VALUES (?, ?, ?, ?)`);
-    this.db.transaction(() => {
-      for (const [id, name] of Object.entries(names)) upsert.run(workspaceId, kind, id, name);
-    })();
+    return this.sourceRecords.saveSourceNames(workspaceId, kind, names);
   }
 
   async sourceNames(workspaceId: string, kind: SourceNameKind, ids?: readonly string[]): Promise<Record<string, string>> {
-    const out: Record<string, string> = {};
-    if (ids) {
-      const one = this.st(`SELECT name FROM source_names WHERE workspace_id = ? AND kind = ? AND id = ?`);
-      for (const id of new Set(ids)) {
-        const row = one.get(workspaceId, kind, id) as { name: string } | undefined;
-        if (row) out[id] = row.name;
-      }
-      return out;
-    }
-    const rows = this.st(`SELECT id, name FROM source_names WHERE workspace_id = ? AND kind = ?`).all(workspaceId, kind) as Array<{ id: string; name: string }>;
-    for (const row of rows) out[row.id] = row.name;
-    return out;
+    return this.sourceRecords.sourceNames(workspaceId, kind, ids);
   }
 
   async saveCredential(credential: SourceCredential): Promise<void> {
-    this.st(
-      `INSERT INTO source_credentials (workspace_id, user_id, secret, expires_at, updated_at) VALUES (?, ?, ?, ?, ?)
-       ON CONFLICT (workspace_id, user_id) DO UPDATE SET secret = excluded.secret, expires_at = excluded.expires_at, updated_at = excluded.updated_at`,
-    ).run(credential.workspaceId, credential.userId, credential.secret, credential.expiresAt, credential.updatedAt);
+    return this.sourceRecords.saveCredential(credential);
   }
 
   async getCredential(workspaceId: string, userId: string): Promise<SourceCredential | null> {
-    const row = this.st(`SELECT * FROM source_credentials WHERE workspace_id = ? AND user_id = ?`).get(workspaceId, userId) as CredentialRow | undefined;
-    return row ? toCredential(row) : null;
+    return this.sourceRecords.getCredential(workspaceId, userId);
   }
 
   async replaceCredentialSecret(workspaceId: string, userId: string, expected: string, secret: string): Promise<boolean> {
-    return (
-      this.st(`UPDATE source_credentials SET secret = ? WHERE workspace_id = ? AND user_id = ? AND secret = ?`).run(secret, workspaceId, userId, expected)
-        .changes === 1
-    );
+    return this.sourceRecords.replaceCredentialSecret(workspaceId, userId, expected, secret);
   }
 
   async listCredentials(): Promise<SourceCredential[]> {
-    return (this.st(`SELECT * FROM source_credentials ORDER BY workspace_id, user_id`).all() as CredentialRow[]).map(toCredential);
+    return this.sourceRecords.listCredentials();
   }
 
   async deleteCredential(workspaceId: string, userId: string): Promise<void> {
-    this.st(`DELETE FROM source_credentials WHERE workspace_id = ? AND user_id = ?`).run(workspaceId, userId);
+    return this.sourceRecords.deleteCredential(workspaceId, userId);
   }
 
   async deleteSessionsOf(workspaceId: string, userId: string): Promise<string[]> {
@@ -1229,27 +1199,23 @@ export class SqliteStore implements Store {
   }
 
   async sourceEventSeen(workspaceId: string, eventId: string): Promise<boolean> {
-    return this.st(`SELECT 1 FROM source_events WHERE workspace_id = ? AND event_id = ?`).get(workspaceId, eventId) !== undefined;
+    return this.sourceRecords.sourceEventSeen(workspaceId, eventId);
   }
 
   async recordSourceEvent(workspaceId: string, eventId: string, at: number): Promise<boolean> {
-    return this.st(`INSERT OR IGNORE INTO source_events (workspace_id, event_id, received_at) VALUES (?, ?, ?)`).run(workspaceId, eventId, at).changes > 0;
+    return this.sourceRecords.recordSourceEvent(workspaceId, eventId, at);
   }
 
   async pruneSourceEvents(before: number): Promise<number> {
-    return this.st(`DELETE FROM source_events WHERE received_at < ?`).run(before).changes;
+    return this.sourceRecords.pruneSourceEvents(before);
   }
 
   async getSyncState<T>(workspaceId: string, userId: string): Promise<T | null> {
-    const row = this.st(`SELECT data FROM sync_state WHERE workspace_id = ? AND user_id = ?`).get(workspaceId, userId) as { data: string } | undefined;
-    return row ? (JSON.parse(row.data) as T) : null;
+    return this.sourceRecords.getSyncState<T>(workspaceId, userId);
   }
 
   async setSyncState(workspaceId: string, userId: string, state: unknown, at: number): Promise<void> {
-    this.st(
-      `INSERT INTO sync_state (workspace_id, user_id, data, updated_at) VALUES (?, ?, ?, ?)
-       ON CONFLICT (workspace_id, user_id) DO UPDATE SET data = excluded.data, updated_at = excluded.updated_at`,
-    ).run(workspaceId, userId, JSON.stringify(state), at);
+    return this.sourceRecords.setSyncState(workspaceId, userId, state, at);
   }
 
   /* ---------- views ---------- */
