@@ -29,6 +29,7 @@ import { slackConfigFromEnv, type SlackConfig } from './sources/slack/config';
 import { startSimulator } from './sources/simulator';
 import type { DemoSize } from './sources/demo/generator';
 import { closeServer } from './live/shutdown';
+import { lead } from './leadership';
 
 export interface ServerOptions {
   port: number;
@@ -194,17 +195,26 @@ export async function startServer(options: ServerOptions) {
   if (source instanceof SlackSource && !source.config.publicUrl) source.config.publicUrl = url;
   logger.log('info', 'listening', { url, ai: ctx.ai ? `${ctx.ai.provider.kind} (${ctx.ai.provider.model})` : 'off' });
 
-  const stopSimulator =
+  // Background work runs once across servers (leadership.ts): on SQLite, the one server leads at once.
+  const simulator =
     source instanceof DemoSource && options.simulatorRate > 0
-      ? startSimulator({ store, hub: ctx.hub, now: clock.now, ratePerMinute: options.simulatorRate, seed: options.seed, source, logger })
-      : () => {};
-  const stopPruning = startEventLogPruning({ store, now: clock.now, retention: options.eventRetention, logger });
+      ? lead({
+          name: 'demo-simulator',
+          logger,
+          start: () => startSimulator({ store, hub: ctx.hub, now: clock.now, ratePerMinute: options.simulatorRate, seed: options.seed, source, logger }),
+        })
+      : null;
+  const pruning = lead({
+    name: 'event-log-pruning',
+    logger,
+    start: () => startEventLogPruning({ store, now: clock.now, retention: options.eventRetention, logger }),
+  });
   // Slack: live events through Socket Mode, or polling without an app token.
   const stopSlack = source instanceof SlackSource ? await source.start({ hub: ctx.hub }) : async () => {};
 
   const close = async () => {
-    stopSimulator();
-    stopPruning();
+    await simulator?.stop();
+    await pruning.stop();
     await stopSlack();
     await closeServer(server, ctx.hub);
     await store.close();

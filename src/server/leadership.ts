@@ -1,0 +1,120 @@
+/**
+ * Background work that must run once across servers (issue 15 §2): a member's Slack sync and polling, the demo
+ * simulator, the event log's pruning, classification batches. Each job has a name; one server at a time leads
+ * it, holding PostgreSQL's session-level advisory lock of that name on a connection of its own. When the leader
+ * dies (its process, its machine, its network), PostgreSQL ends its session and frees the lock, and another
+ * server's next try (every `retryMs`) takes it and starts the job: the work moves. On SQLite there is one server,
+ * which leads at once.
+ *
+ *   const sync = lead({ url: process.env.DATABASE_URL, name: `slack-sync:${team}:${user}`, start: () => startSync() });
+ *   sync.leading;          // whether this server runs it now
+ *   await sync.stop();     // stops the job and frees the lock for another server
+ *
+ * A job must tolerate a short overlap: a leader cut off from the database stops its job when its connection
+ * reports the loss, which may be after another server has taken over.
+ */
+import pg from 'pg';
+import type { ServerLogger } from './log';
+
+export interface Leadership {
+  readonly leading: boolean;
+  stop(): Promise<void>;
+}
+
+export interface LeadOptions {
+  /** PostgreSQL's connection string; absent: SQLite, one server, which leads at once. */
+  url?: string | undefined;
+  name: string;
+  /** Starts the job; answers what stops it. */
+  start: () => () => void | Promise<void>;
+  retryMs?: number;
+  logger?: ServerLogger;
+}
+
+/** The advisory lock's two keys: Sift's space, and a 32-bit hash (FNV-1a) of the job's name. */
+const LOCK_SPACE = 0x51f7;
+export function lockKey(name: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < name.length; i++) hash = Math.imul(hash ^ name.charCodeAt(i), 0x01000193);
+  return hash | 0;
+}
+
+export function lead(options: LeadOptions): Leadership {
+  const { url, name, start, retryMs = 5_000, logger } = options;
+  let stopJob: (() => void | Promise<void>) | null = null;
+  let stopped = false;
+  const begin = () => {
+    stopJob = start();
+    logger?.log('info', 'leading a background job', { job: name });
+  };
+  const end = async () => {
+    const stopping = stopJob;
+    stopJob = null;
+    await stopping?.();
+  };
+
+  if (!url) {
+    begin();
+    return {
+      get leading() {
+        return stopJob !== null;
+      },
+      stop: async () => {
+        stopped = true;
+        await end();
+      },
+    };
+  }
+
+  let client: pg.Client | null = null;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const retry = () => {
+    if (!stopped) timer = setTimeout(() => void attempt(), retryMs);
+  };
+  const lost = (next: pg.Client) => {
+    if (client !== next) return;
+    client = null;
+    void next.end().catch(() => undefined);
+    if (stopJob) logger?.log('warn', 'lost the lead of a background job', { job: name });
+    void end().finally(retry);
+  };
+  async function attempt(): Promise<void> {
+    const next = new pg.Client({ connectionString: url });
+    next.on('error', () => lost(next));
+    next.on('end', () => lost(next));
+    try {
+      await next.connect();
+      client = next;
+      const row = (await next.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1, $2) AS locked', [LOCK_SPACE, lockKey(name)])).rows[0];
+      if (stopped) return void (await next.end().catch(() => undefined));
+      if (row?.locked) begin();
+      else {
+        // Another server leads: try again later, on a new connection.
+        client = null;
+        await next.end().catch(() => undefined);
+        retry();
+      }
+    } catch (error) {
+      logger?.log('warn', 'could not try the lead of a background job', { job: name, message: (error as Error).message });
+      if (client === next) client = null;
+      await next.end().catch(() => undefined);
+      retry();
+    }
+  }
+  void attempt();
+
+  return {
+    get leading() {
+      return stopJob !== null;
+    },
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await end();
+      const held = client;
+      client = null;
+      // Ending the session frees its advisory locks.
+      await held?.end().catch(() => undefined);
+    },
+  };
+}
