@@ -25,6 +25,7 @@ import { benchLocalMatch, benchServerSearch } from './search';
 import { benchAiAccuracy } from './aiAccuracy';
 import { benchClassifyLarge } from './aiClassify';
 import { benchHostileText } from './hostileText';
+import { benchReconnectStorm } from './reconnectStorm';
 
 const fmt = (ms: number) => `${(ms * 1000).toFixed(1)} µs`;
 const verdicts: Array<[string, boolean]> = [];
@@ -51,6 +52,15 @@ for (const c of filter.cases) {
 }
 out(`  Re-check one event against ${filter.views} views: ${fmt(filter.recheckMs)}, p99 ${fmt(filter.recheckP99Ms)} (budget ≤ 0.1 ms)`);
 verdicts.push([`re-check against ${filter.views} views`, filter.recheckMs <= 0.1]);
+
+{
+  const storm = await benchReconnectStorm();
+  out(`\nReconnect storm (issue 15 §2): ${storm.clients.toLocaleString()} live streams of the engine's client, the server restarted (SQLite, one server)`);
+  out(
+    `  worst second ${(storm.worstSecondShare * 100).toFixed(1)} % of the reconnects (budget ≤ 20 %), all back in ${(storm.allBackMs / 1000).toFixed(1)} s; per second: ${storm.perSecond.join(' ')}`,
+  );
+  verdicts.push(['reconnect storm: worst second', storm.worstSecondShare <= 0.2]);
+}
 
 const demo = await benchDemoGenerator();
 out('\nLarge demo generator (every record consumed)');

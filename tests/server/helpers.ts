@@ -37,6 +37,8 @@ export async function startTestServer(
     publicUrl?: string;
     /** The built client's folder (SIFT_STATIC_DIR); absent: no client is served. */
     staticDir?: string;
+    /** The port (a restart on the same address); absent: a free one. */
+    port?: number;
   } = {},
 ): Promise<TestServer> {
   const store = new SqliteStore(options.file ?? ':memory:');
@@ -60,7 +62,7 @@ export async function startTestServer(
     ai: options.ai === undefined ? createLocalProvider({ chunkDelayMs: 0 }) : options.ai,
   });
   const server = await new Promise<Server>((resolve) => {
-    const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s as Server));
+    const s = serve({ fetch: app.fetch, port: options.port ?? 0, hostname: '127.0.0.1' }, () => resolve(s as Server));
   });
   const { port } = server.address() as AddressInfo;
   return {
