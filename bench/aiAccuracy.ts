@@ -11,7 +11,8 @@
  *     the 10 lessons (budget about 50 µs).
  */
 import { classifyCandidates } from '../src/server/ai/inputs';
-import { classifyLocally, lessonFor } from '../src/server/ai/local/classify';
+import { classifyLocally } from '../src/server/ai/local/classify';
+import { lessonFor } from '../src/server/ai/words';
 import type { ClassifyInput, Lesson } from '../src/server/ai/types';
 import { AI_CATEGORIES, type AiCategory } from '../src/model/types';
 import { APP_POST_MEMBER, APP_POST_WORKSPACE, loadAppPosts } from '../tests/fixtures/appPostWorkspace';

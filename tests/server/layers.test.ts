@@ -2,7 +2,8 @@
  * The server's layers (issue 15 §1) import one way only: app.ts and main.ts are the composition root that
  * nothing imports; the stores know no feature (no AI, route, source or live module); the infrastructure (HTTP
  * edge, sessions, log, live hub, request safety, rate limits, auth) knows no feature beyond the interfaces its
- * context holds (the workspace source's, the AI service's); no AI module imports a route. Read from the sources' import lines (prettier keeps one specifier a line).
+ * context holds (the workspace source's, the AI service's); no AI module imports a route, and none but the
+ * local provider's own imports the local provider. Read from the sources' import lines (prettier keeps one specifier a line).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -60,5 +61,9 @@ describe('the server imports one way', () => {
 
   it('no AI module imports a route', () => {
     expect(violations((file) => file.startsWith('ai/'), /^routes\//)).toEqual([]);
+  });
+
+  it('the AI service and its helpers depend on the provider interface, not on the local provider', () => {
+    expect(violations((file) => file.startsWith('ai/') && !file.startsWith('ai/local/'), /^ai\/local\//)).toEqual([]);
   });
 });

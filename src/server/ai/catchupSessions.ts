@@ -26,7 +26,7 @@ import type { ServerLogger } from '../log';
 import type { CatchupSessionRecord, Session, Store } from '../store/types';
 import type { AiBudget } from './budget';
 import { AiDirectory, aiMessagesOf, channelLabel, permalinkOf } from './inputs';
-import { catchupGreeting, detectIntent } from './local/catchup';
+import { catchupGreeting, detectIntent } from './catchupText';
 import { AiError, type AiProvider, type CatchupAction, type CatchupContext, type CatchupConversation, type CatchupReply } from './types';
 
 /** Catch-up sessions end after this long without a turn. */

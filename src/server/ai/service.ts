@@ -15,8 +15,7 @@ import { messageScore } from '../search';
 import { AiBudget, DEFAULT_DAILY_TOKENS } from './budget';
 import { CatchupSessions } from './catchupSessions';
 import { AiDirectory, channelLabel, classifyInputOf, needsClassification, permalinkOf } from './inputs';
-import { lessonWords } from './local/classify';
-import { searchTerms } from './local/answer';
+import { lessonFor, searchTerms } from './words';
 import { AiError, type AiProvider, type AudioInput, type ClassifyInput, type Lesson, type RetrievedMessage } from './types';
 
 export interface AiServiceDeps {
@@ -296,18 +295,7 @@ export class AiService {
     if (!summary) return;
     const directory = new AiDirectory(store, session.workspaceId);
     const input = await classifyInputOf(store, directory, session.workspaceId, summary, session.userId);
-    const fromOthers = input.messages.filter((m) => m.user !== session.userId);
-    const sender = fromOthers[fromOthers.length - 1];
-    const lesson: Lesson = {
-      category,
-      conversationId,
-      conversationName: input.name,
-      type: summary.type,
-      senderId: sender?.user ?? null,
-      senderName: sender?.author ?? null,
-      words: lessonWords(input.messages),
-      at: this.deps.now(),
-    };
+    const lesson = lessonFor({ ...input, type: summary.type }, category, this.deps.now());
     await store.addLesson(session.workspaceId, session.userId, lesson);
   }
 

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { EXAMPLE_PROMPTS } from '../../../src/model/ai';
-import { composeAnswer, dayLabel, searchTerms } from '../../../src/server/ai/local/answer';
+import { composeAnswer, dayLabel } from '../../../src/server/ai/local/answer';
+import { searchTerms } from '../../../src/server/ai/words';
 import { estimateTokens } from '../../../src/server/ai/budget';
 import type { AnswerRequest, RetrievedMessage } from '../../../src/server/ai/types';
 

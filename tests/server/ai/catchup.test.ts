@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CAUGHT_UP_MESSAGE, EXAMPLE_PROMPTS, SUGGESTION_CHIPS } from '../../../src/model/ai';
-import { catchupGreeting, catchupReplyLocally, detectIntent, suggestReply, type CatchupIntent } from '../../../src/server/ai/local/catchup';
+import { catchupGreeting, detectIntent, type CatchupIntent } from '../../../src/server/ai/catchupText';
+import { catchupReplyLocally, suggestReply } from '../../../src/server/ai/local/catchup';
 import type { CatchupConversation } from '../../../src/server/ai/types';
 import { ALL_CONVERSATIONS, catchupContext, engineering, incidents, joDm, launchThread, miaDm, random, samDm } from '../../fixtures/catchup';
 

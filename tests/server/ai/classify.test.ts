@@ -5,7 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { AI_CATEGORIES, type AiCategory, type ConversationType } from '../../../src/model/types';
-import { classifyLocally, lessonFor, lessonWords } from '../../../src/server/ai/local/classify';
+import { classifyLocally } from '../../../src/server/ai/local/classify';
+import { lessonFor, lessonWords } from '../../../src/server/ai/words';
 import type { AiMessage, ClassifyInput, Lesson } from '../../../src/server/ai/types';
 import { HAND_WRITTEN, HAND_WRITTEN_BLIND, LEARNING, MEMBER_ID, MEMBER_NAME, type TriageCase } from '../../fixtures/triage/messages';
 

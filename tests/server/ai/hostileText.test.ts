@@ -7,8 +7,9 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { detectIntent, type CatchupIntent } from '../../../src/server/ai/local/catchup';
-import { aboutPhrase, searchTerms } from '../../../src/server/ai/local/answer';
+import { detectIntent, type CatchupIntent } from '../../../src/server/ai/catchupText';
+import { aboutPhrase } from '../../../src/server/ai/local/answer';
+import { searchTerms } from '../../../src/server/ai/words';
 import { confidenceSchema, unfence } from '../../../src/server/ai/openai';
 
 const N = 40_000;

@@ -5,56 +5,7 @@
 import { isTs, tsToMs } from '../../../model/ts';
 import type { AnswerRequest, AnswerResult, RetrievedMessage } from '../types';
 import { estimateTokens } from '../budget';
-
-/* ------------------------------------------------------------------ words */
-
-const STOP_WORDS = new Set(
-  `a an the and or but if of to in on at by for with about from into over after before between than then so too
-  very not no yes is are was were be been being am do does did done doing have has had having i me my mine myself
-  we us our ours you your yours he him his she her hers they them their theirs it its this that these those there
-  here what which who whom whose when where why how whats what's who's where's when's how's whos any anything some
-  something all each every say said says tell told know knew mention mentioned mentions talk talked discuss
-  discussed please can could would should will shall may might must just get got give show find let lets let's up
-  out also again still now anyone someone anybody somebody thing things going go goes went happening happened
-  latest recent recently message messages im i'm ive i've youre you're dont don't doesnt doesn't didnt didn't
-  isnt isn't arent aren't right new much many more most other such only own same as like via per one
-  summarize summarise summary recap missed miss catch coming come`.split(/\s+/),
-);
-
-/** A word of a text: a #channel, an @name, a ticket id (OPS-1234), or letters and digits. */
-const WORD = /#[\p{L}\p{N}_-]+|@[\p{L}\p{N}._-]+|\b[A-Za-z]+-\d+\b|[\p{L}\p{N}][\p{L}\p{N}'’_]*/gu;
-
-/** What a word never ends with. */
-const TRAILING = new Set(["'", '’', '.', '_', '-']);
-
-/**
- * The word without its trailing apostrophes, dots, underscores and hyphens. A loop: the pattern
- * `['’._-]+$` retried the run from each of its characters, quadratic on "a'''…'x" (issue 12 §4).
- */
-function withoutTrailing(word: string): string {
-  let end = word.length;
-  while (end > 0 && TRAILING.has(word[end - 1]!)) end -= 1;
-  return word.slice(0, end);
-}
-
-/** Lower-case words of a text, with '#'/'@' and possessive 's removed (stop words kept). */
-export function wordsOf(text: string): string[] {
-  return (text.match(WORD) ?? []).map((w) => withoutTrailing(w.replace(/^[#@]/, '').replace(/['’]s$/i, '')).toLowerCase()).filter(Boolean);
-}
-
-/**
- * The content words of a question, for the search index: lower case, in order, without
- * duplicates, stop words or question words. Names, ticket ids ('ops-1234') and channel names
- * (without '#') are kept. Empty when the question has no content word.
- */
-export function searchTerms(question: string): string[] {
-  const seen = new Set<string>();
-  for (const word of wordsOf(question)) {
-    if (word.length < 2 || STOP_WORDS.has(word)) continue;
-    seen.add(word);
-  }
-  return [...seen];
-}
+import { searchTerms, wordsOf, WORD } from '../words';
 
 /** A crude stem, so 'launch', 'launches' and 'launched' meet. */
 function stem(word: string): string {
