@@ -6,13 +6,11 @@
 import { Hono, type Context, type Next } from 'hono';
 import { sessionDeps, type AppContext, type AppDeps, type AppEnv } from './context';
 import { LiveHub } from './live/hub';
-import { HttpProblem } from './http';
 import { silentLogger } from './log';
 import { hashToken, presentedToken, sessionCookieFor, tokenShaped } from './auth';
 import { apiBodyLimit, changesState, fromOwnPage, jsonOnly, securityHeaders } from './requestSafety';
 import { liveSession } from './sessions';
 import { rateLimits } from './rateLimits';
-import { MessagingError } from './messaging';
 import { authRoutes } from './routes/auth';
 import { conversationRoutes } from './routes/conversations';
 import { liveRoutes } from './routes/live';
@@ -23,8 +21,8 @@ import { aiRoutes } from './routes/ai';
 import { waitlistRoutes } from './routes/waitlist';
 import { CSP_REPORT_PATH, cspReportRoutes } from './routes/cspReport';
 import { AiService } from './ai/service';
-import { AiError } from './ai/types';
 import { createLocalProvider } from './ai/local/provider';
+import { errorResponse } from './errors';
 
 export type { AppConfig, AppContext, AppDeps, AppEnv, Clock } from './context';
 
@@ -82,16 +80,8 @@ export function createApp(deps: AppDeps) {
   app.use('/api/*', csrf);
   app.use('/auth/*', csrf);
 
-  app.onError((error, c) => {
-    if (error instanceof HttpProblem) return c.json({ error: error.message, ...error.extra }, error.status);
-    if (error instanceof MessagingError) return c.json({ error: error.message }, error.status);
-    if (error instanceof AiError) {
-      if (error.status >= 500) ctx.logger.log('warn', 'AI call failed', { path: c.req.path, status: error.status, error: error.message });
-      return c.json({ error: error.message }, error.status);
-    }
-    ctx.logger.log('error', 'unhandled error', { path: c.req.path, error: String(error), stack: (error as Error).stack });
-    return c.json({ error: 'Internal server error' }, 500);
-  });
+  // Every error becomes an answer here, and only here (errors.ts).
+  app.onError((error, c) => errorResponse(error, c, ctx.logger));
 
   /** The hash of the session token a request presents; a stream URL's `token` is a ticket, used up here. */
   async function presentedTokenHash(c: Context<AppEnv>): Promise<string | null> {

@@ -1,14 +1,12 @@
 /** Edge helpers: every body and query is validated with a schema; a bad one answers 400 {error}. */
 import type { Context } from 'hono';
 import type { z } from 'zod';
+import { AppError } from './errors';
 
-export class HttpProblem extends Error {
-  constructor(
-    readonly status: 400 | 401 | 403 | 404 | 409 | 500 | 501 | 502,
-    message: string,
-    readonly extra: Record<string, unknown> = {},
-  ) {
-    super(message);
+/** A request the edge refuses (errors.ts's hierarchy). */
+export class HttpProblem extends AppError {
+  constructor(status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 500 | 501 | 502, message: string, extra: Record<string, unknown> = {}) {
+    super(status, message, { extra });
   }
 }
 

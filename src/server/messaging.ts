@@ -8,13 +8,12 @@ import type { LiveHub } from './live/hub';
 import type { ConversationRecord, InsertMessageResult, MemberEvent, Store } from './store/types';
 import type { WorkspaceSource } from './sources/types';
 import { readableText } from '../model/slack';
+import { AppError } from './errors';
 
-export class MessagingError extends Error {
-  constructor(
-    message: string,
-    readonly status: 400 | 404 | 502 = 400,
-  ) {
-    super(message);
+/** A message that cannot be sent, or not there (errors.ts's hierarchy). */
+export class MessagingError extends AppError {
+  constructor(message: string, status: 400 | 404 | 502 = 400) {
+    super(status, message);
   }
 }
 

@@ -37,7 +37,7 @@ function violations(from: (file: string) => boolean, forbidden: RegExp): string[
   return [...imports].filter(([file]) => from(file)).flatMap(([file, targets]) => targets.filter((t) => forbidden.test(t)).map((t) => `${file} → ${t}`));
 }
 
-const INFRASTRUCTURE = /^(http|sessions|log|requestSafety|rateLimits|auth|context|live\/.*)$/;
+const INFRASTRUCTURE = /^(http|errors|sessions|log|requestSafety|rateLimits|auth|context|live\/.*)$/;
 
 describe('the server imports one way', () => {
   it('reads the sources it checks', () => {

@@ -9,6 +9,7 @@
 import type { AskSource, RefineMode } from '../../model/ai';
 import type { AiCategory, ConversationType } from '../../model/types';
 import type { AiTrigger, CatchupAction, Lesson } from '../../model/ai';
+import { AppError } from '../errors';
 
 /** Shared with the store (which knows no AI module): they live in the model. */
 export type { AiTrigger, CatchupAction, Lesson };
@@ -160,14 +161,14 @@ export interface AiProvider {
  * 400 bad input, 404 no such session, 409 a proposal no longer open, 429 over the daily budget,
  * with the seconds to wait as Retry-After).
  */
-export class AiError extends Error {
-  constructor(
-    message: string,
-    readonly status: 400 | 404 | 409 | 413 | 429 | 500 | 502 | 503 | 504 = 502,
-    readonly retryAfterSeconds?: number,
-  ) {
-    super(message);
-    this.name = 'AiError';
+/** An AI call that failed or was refused (errors.ts's hierarchy); the budget's 429 says when to come back. */
+export class AiError extends AppError {
+  constructor(message: string, status: 400 | 404 | 409 | 413 | 429 | 500 | 502 | 503 | 504 = 502, retryAfterSeconds?: number) {
+    super(status, message, retryAfterSeconds === undefined ? {} : { retryAfterSeconds });
+  }
+
+  get retryAfterSeconds(): number | undefined {
+    return this.options.retryAfterSeconds;
   }
 }
 

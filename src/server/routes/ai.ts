@@ -3,7 +3,7 @@
  * transcription. Bodies are validated here; the work is the AI service's (ai/service.ts).
  * Without an AI provider every call answers 503.
  */
-import { Hono, type Context, type MiddlewareHandler } from 'hono';
+import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { streamSSE } from 'hono/streaming';
 import { z } from 'zod';
@@ -96,16 +96,9 @@ function clientSignal(c: Context): AbortSignal {
   return c.req.raw.signal;
 }
 
-/** An AI call refused until later (the daily budget) says when to come back: Retry-After on its 429. */
-const retryAfter: MiddlewareHandler<AppEnv> = async (c, next) => {
-  await next();
-  if (c.error instanceof AiError && c.error.retryAfterSeconds !== undefined) c.res.headers.set('Retry-After', String(c.error.retryAfterSeconds));
-};
-
 export function aiRoutes(ctx: AppContext) {
   const app = new Hono<AppEnv>();
   const messaging = { store: ctx.store, hub: ctx.hub, now: () => ctx.clock.now() };
-  for (const path of ['/api/features/*', '/api/ask', '/api/messages/refine']) app.use(path, retryAfter);
 
   app.post('/api/features/ai-sort/classify-unread', async (c) => {
     const summary = await aiOf(ctx).classifyUnread(c.get('session'));

@@ -13,9 +13,10 @@ import { ErrorCode, LogLevel, WebClient, type Logger } from '@slack/web-api';
 import type { ServerLogger } from '../../log';
 import { redactSlackTokens } from '../../log';
 import type { RatePolicy } from './config';
+import { SourceError } from '../../errors';
 
 /** A Slack failure, without the token: `code` is Slack's error string (invalid_auth, channel_not_found, …). */
-export class SlackApiError extends Error {
+export class SlackApiError extends SourceError {
   constructor(
     readonly method: string,
     readonly code: string,

@@ -17,6 +17,7 @@ import { TokenCipher, TokenKeyring, TokenVault } from './tokens';
 import { syncMember, type SyncSummary } from './sync';
 import { SlackLive } from './live';
 import { SlackNames } from './names';
+import { SourceError } from '../../errors';
 
 /** How long a sign-in may take between the redirect to Slack and the callback. */
 export const OAUTH_STATE_TTL_MS = 10 * 60 * 1000;
@@ -34,7 +35,8 @@ export interface SlackSourceOptions {
 }
 
 /** A sign-in that cannot complete; `code` goes into /auth?error=…, `message` is for the member. */
-export class SignInError extends Error {
+/** A Slack sign-in that failed; its code names the page's text (errors.ts's hierarchy: never shown as is). */
+export class SignInError extends SourceError {
   constructor(
     readonly code: string,
     message: string,

@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import type { SourceCredential, Store } from '../../store/types';
 import type { ServerLogger } from '../../log';
 import type { SlackCaller } from './client';
+import { SourceError } from '../../errors';
 
 const ALGORITHM = 'aes-256-gcm';
 /** The scrypt salt of a secret's key; unchanged since v1, so a secret derives the key it always did. */
@@ -31,7 +32,7 @@ export interface TokenRow {
 /** Why a stored token does not open. Logged (with the key id, never the token) and treated as missing. */
 export type UnreadableReason = 'malformed' | 'unknown_key' | 'not_this_row' | 'legacy_format';
 
-export class TokenUnreadable extends Error {
+export class TokenUnreadable extends SourceError {
   constructor(
     readonly reason: UnreadableReason,
     readonly keyId?: string,
