@@ -14,6 +14,9 @@ import { EVENT_LOG_MIGRATIONS, EventLog, type EventNotice } from '../../src/serv
 import { listenForEvents } from '../../src/server/store/eventNotifications';
 import { migrate } from '../../src/server/store/migrate';
 import { startPostgres, type RunningPostgres } from './postgres';
+import { bridgeNotifications } from '../../src/server/live/bridge';
+import { LiveHub } from '../../src/server/live/hub';
+import { silentLogger } from '../../src/server/log';
 
 let postgres: RunningPostgres;
 const folder = mkdtempSync(join(tmpdir(), 'sift-eventlog-'));
@@ -148,6 +151,20 @@ describe.each(Object.keys(engines))('the event log on %s', (engine) => {
       await new Promise((resolve) => setTimeout(resolve, 200));
       expect(notices).toHaveLength(2);
       await listening.close();
+      await close();
+    });
+
+  if (engine === 'postgres')
+    it("a commit on one server pokes the member's streams on another server's hub (live/bridge.ts)", async () => {
+      const { a, logA, url, close } = await open();
+      const hub = new LiveHub();
+      const pokes: number[] = [];
+      const stop = hub.onPoke('T1', 'U1', (sequence) => pokes.push(sequence));
+      const bridge = await bridgeNotifications(url!, hub, silentLogger);
+      await a.transaction((tx) => logA.append(tx, 'T1', [event('U1', 1), event('U2', 1), event('U1', 2)], 1));
+      await expect.poll(() => pokes).toEqual([2]);
+      stop();
+      await bridge.close();
       await close();
     });
 });

@@ -66,6 +66,28 @@ export class LiveHub {
     return addKeyed(this.listeners, LiveHub.key(workspaceId, userId), listener);
   }
 
+  /** Streams told that the member's log holds events up to a sequence (committed by another server). */
+  private readonly pokes = new Map<string, Set<(sequence: number) => void>>();
+
+  /** Calls `poked(sequence)` when the member's log has new events this hub did not publish; answers the remover. */
+  onPoke(workspaceId: string, userId: string, poked: (sequence: number) => void): () => void {
+    return addKeyed(this.pokes, LiveHub.key(workspaceId, userId), poked);
+  }
+
+  /**
+   * Another server committed the member's events up to `sequence` (issue 15 §2: PostgreSQL's notification): the
+   * member's streams here read them from the log, from where each of them is. A poke carries no event, so a
+   * missed one costs only a delay: the next, or `pokeAll` after a reconnect, brings everything.
+   */
+  poke(workspaceId: string, userId: string, sequence: number): void {
+    for (const poked of [...(this.pokes.get(LiveHub.key(workspaceId, userId)) ?? [])]) poked(sequence);
+  }
+
+  /** Every stream reads its member's log from where it is (the notifications' connection was lost and is back). */
+  pokeAll(): void {
+    for (const set of this.pokes.values()) for (const poked of [...set]) poked(Number.MAX_SAFE_INTEGER);
+  }
+
   publish(workspaceId: string, events: ReadonlyArray<StoredEvent & { userId: string }>): void {
     for (const { userId, ...event } of events) {
       const set = this.listeners.get(LiveHub.key(workspaceId, userId));

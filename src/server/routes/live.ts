@@ -59,6 +59,12 @@ export function liveRoutes(ctx: AppContext) {
         queue.push(event);
         wake?.();
       });
+      // Another server committed the member's events (issue 15 §2): read them from the log, from where this stream is.
+      let pokedTo = 0;
+      const stopPokes = ctx.hub.onPoke(workspaceId, userId, (sequence) => {
+        pokedTo = Math.max(pokedTo, sequence);
+        wake?.();
+      });
       let closed = false;
       const end = () => {
         closed = true;
@@ -114,6 +120,16 @@ export function liveRoutes(ctx: AppContext) {
             }
             continue;
           }
+          if (pokedTo > sent) {
+            const page = await ctx.store.eventsAfter(workspaceId, userId, sent, REPLAY_PAGE);
+            for (const logged of page) {
+              await send({ ...logged, isReplay: false });
+              sent = logged.sequence;
+            }
+            // Read up to the log's end: what the poke promised beyond it is not there (a pokeAll's), so stop asking.
+            if (page.length < REPLAY_PAGE) pokedTo = Math.min(pokedTo, sent);
+            continue;
+          }
           const woken = await new Promise<boolean>((resolve) => {
             const timer = setTimeout(() => resolve(false), heartbeatMs);
             wake = () => {
@@ -127,6 +143,7 @@ export function liveRoutes(ctx: AppContext) {
         if (retryMs !== undefined) await stream.write(`retry: ${retryMs}\n\n`);
       } finally {
         unsubscribe();
+        stopPokes();
         stopListening();
         stopDraining();
         clearTimeout(expiry);
