@@ -2,15 +2,19 @@
  * The store's aggregates already on the database handle (issue 15 §1), the same tests on SQLite (the SQLite
  * store's own schema and connection, as the product runs them) and on a real PostgreSQL started by the test
  * (its migrations, store/schema.ts): sessions, single-use stream tickets and sign-in states, catch-up sessions,
- * the daily AI budget, the waitlist, and a source's credentials, names, event ids and sync progress.
+ * the daily AI budget, the waitlist, a source's credentials, names, event ids and sync progress, and each
+ * member's views with the events that tell of their changes (committed together, or not at all).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPostgres, sqliteHandle, type Db } from '../../src/server/store/db';
+import { openPostgres, sqliteHandle, type Db, type SqliteHandle } from '../../src/server/store/db';
 import { MemberRecords } from '../../src/server/store/memberRecords';
 import { migrate } from '../../src/server/store/migrate';
 import { POSTGRES_MIGRATIONS } from '../../src/server/store/schema';
 import { SessionRecords } from '../../src/server/store/sessionRecords';
 import { SourceRecords } from '../../src/server/store/sourceRecords';
+import { EventLog } from '../../src/server/store/eventLog';
+import { ViewRecords } from '../../src/server/store/viewRecords';
+import { BUILTIN_VIEWS } from '../../src/model/views';
 import { SqliteStore } from '../../src/server/store/sqlite';
 import type { CatchupSessionRecord } from '../../src/server/store/types';
 import { startPostgres, type RunningPostgres } from './postgres';
@@ -38,7 +42,8 @@ const engines: Record<string, () => Promise<{ db: Db; close: () => Promise<unkno
 describe.each(Object.keys(engines))('the store records on %s', (engine) => {
   async function open() {
     const { db, close } = await engines[engine]!();
-    return { sessions: new SessionRecords(db), members: new MemberRecords(db), sources: new SourceRecords(db), close };
+    const log = new EventLog(db);
+    return { sessions: new SessionRecords(db), members: new MemberRecords(db), sources: new SourceRecords(db), views: new ViewRecords(db, log), log, close };
   }
 
   it('keeps sessions by their hash: touch, switch, prune by age or idleness, end one or all of a member', async () => {
@@ -179,5 +184,92 @@ describe.each(Object.keys(engines))('the store records on %s', (engine) => {
     await sources.setSyncState('T1', 'U1', { cursor: 'def', done: ['C1', 'C2'] }, 2);
     expect(await sources.getSyncState('T1', 'U1')).toEqual({ cursor: 'def', done: ['C1', 'C2'] });
     await close();
+  });
+
+  it('keeps custom views with their events, in one transaction: a change whose events fail is not made', async () => {
+    const { views, log, close } = await open();
+    const told = (type: string) => (result: unknown) => [{ userId: 'U1', type, data: result }];
+    const created = await views.createCustomView(
+      'T1',
+      'U1',
+      { id: 'v1', label: 'Payments', filters: [], parentViewId: 'inbox', isVisible: true },
+      10,
+      told('custom_view_update'),
+    );
+    // SPEC §4.9: after the page's built-in views.
+    expect(created.result).toMatchObject({ id: 'v1', label: 'Payments', position: BUILTIN_VIEWS.filter((v) => v.parentViewId === 'inbox').length + 1 });
+    expect(created.events.map((e) => [e.type, e.sequence])).toEqual([['custom_view_update', 1]]);
+    const updated = await views.updateCustomView('T1', 'U1', 'v1', { label: 'Payments team', isVisible: 'toggle' }, 20, told('custom_view_update'));
+    expect(updated?.result).toMatchObject({ label: 'Payments team', isVisible: false, updatedAt: 20 });
+    expect(await views.updateCustomView('T1', 'U2', 'v1', { label: 'not theirs' }, 21, told('custom_view_update'))).toBeNull();
+    await expect(
+      views.createCustomView('T1', 'U1', { id: 'v2', label: 'Lost', filters: [], parentViewId: 'inbox', isVisible: true }, 30, () => {
+        throw new Error('the events could not be built');
+      }),
+    ).rejects.toThrow('the events could not be built');
+    expect(await views.getCustomView('T1', 'U1', 'v2')).toBeNull();
+    expect(
+      await views.reorderCustomViews(
+        'T1',
+        'U1',
+        [
+          { id: 'v1', position: 9 },
+          { id: 'nope', position: 1 },
+        ],
+        40,
+        told('views'),
+      ),
+    ).toBeNull();
+    const reordered = await views.reorderCustomViews('T1', 'U1', [{ id: 'v1', position: 9 }], 40, told('views'));
+    expect(reordered?.result.custom.map((v) => [v.id, v.position])).toEqual([['v1', 9]]);
+    const init = await views.initializeBuiltinViews('T1', 'U1', 50, told('views'));
+    expect(init.result.created).toBe(BUILTIN_VIEWS.length);
+    expect((await views.initializeBuiltinViews('T1', 'U1', 51, told('views'))).result.created).toBe(0);
+    const hidden = await views.setBuiltinVisibility('T1', 'U1', 'dms', 'toggle', 60, told('builtin_view_update'));
+    expect(hidden?.result).toMatchObject({ id: 'dms', isVisible: false });
+    expect(await views.setBuiltinVisibility('T1', 'U1', 'no-such-view', false, 61, told('builtin_view_update'))).toBeNull();
+    expect(await views.deleteCustomView('T1', 'U1', 'v1', 70, told('custom_view_delete'))).toMatchObject({ result: 'v1' });
+    expect(await views.deleteCustomView('T1', 'U1', 'v1', 71, told('custom_view_delete'))).toBeNull();
+    // Every change that was made told once, in order, with no sequence taken by the failed one.
+    const events = await log.after('T1', 'U1', 0, 100);
+    expect(events.map((e) => e.type)).toEqual([
+      'custom_view_update',
+      'custom_view_update',
+      'views',
+      'views',
+      'views',
+      'builtin_view_update',
+      'custom_view_delete',
+    ]);
+    expect(events.map((e) => e.sequence)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    await close();
+  });
+});
+
+describe('the SQLite store while it moves onto the handle', () => {
+  it('runs its own statements after a transaction an aggregate holds, never inside it (the rollback keeps them)', async () => {
+    const store = new SqliteStore(':memory:');
+    const handle = (store as unknown as { handle: SqliteHandle }).handle;
+    let inside!: () => void;
+    const open = new Promise<void>((resolve) => (inside = resolve));
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    // An aggregate's transaction, holding the connection across an await, that will roll back.
+    const transaction = handle.transaction(async (tx) => {
+      await tx.run(`INSERT INTO waitlist (email, platform, created_at) VALUES ('lost@example.com', 'teams', 1)`);
+      inside();
+      await held;
+      throw new Error('rolled back');
+    });
+    await open;
+    // Another request meanwhile: a statement of the store's own (not an aggregate's), from outside the transaction.
+    const workspace = store.upsertWorkspace({ id: 'T9', name: 'Kept', source: 'demo' });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    release();
+    await expect(transaction).rejects.toThrow('rolled back');
+    await workspace;
+    expect(await store.getWorkspace('T9')).toMatchObject({ id: 'T9', name: 'Kept' });
+    expect(await store.countWaitlist()).toBe(0);
+    await store.close();
   });
 });

@@ -13,6 +13,7 @@
  * one transaction at a time and nothing else on the connection meanwhile (an async lock), as PostgreSQL's pool
  * gives each transaction a connection of its own.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 
@@ -33,7 +34,10 @@ export interface Db {
 
 /* ---------- SQLite ---------- */
 
-class SqliteDb implements Db {
+/** The SQLite handle whose lock the current async flow holds (the lock is reentrant: a holder's calls run at once). */
+const holding = new AsyncLocalStorage<object>();
+
+class SqliteDb implements SqliteHandle {
   readonly dialect = 'sqlite';
   private readonly statements = new Map<string, Database.Statement>();
   /** The tail of the lock: every operation waits for the transaction before it. */
@@ -60,10 +64,17 @@ class SqliteDb implements Db {
     this.inside = inside;
   }
 
-  private locked<T>(fn: () => Promise<T>): Promise<T> {
-    const run = this.tail.then(fn, fn);
+  private locked<T>(fn: () => T | Promise<T>): Promise<T> {
+    // Already the holder (a transaction's function, an exclusive caller's nested call): run now, or it would wait for itself.
+    if (holding.getStore() === this) return Promise.resolve().then(fn);
+    const held = () => holding.run(this, fn);
+    const run = this.tail.then(held, held);
     this.tail = run.catch(() => undefined);
     return run;
+  }
+
+  exclusive<T>(fn: () => T | Promise<T>): Promise<T> {
+    return this.locked(fn);
   }
 
   all<T>(sql: string, params?: readonly unknown[]) {
@@ -106,12 +117,17 @@ export function openSqlite(file: string): Db {
   return new SqliteDb(db);
 }
 
+/** A SQLite handle also lends its lock: what runs in `exclusive` never shares the connection with a transaction. */
+export interface SqliteHandle extends Db {
+  exclusive<T>(fn: () => T | Promise<T>): Promise<T>;
+}
+
 /**
- * A handle on a connection the caller owns (the SQLite store's, while its aggregates move onto the handle).
- * The caller's own statements do not take the handle's lock: an aggregate sharing the connection must not hold
- * a transaction across awaits, or the caller's statements could run inside it.
+ * A handle on a connection the caller owns (the SQLite store's, while its aggregates move onto the handle). The
+ * caller runs its own statements in `exclusive`, so that none lands inside a transaction an aggregate holds
+ * across awaits.
  */
-export function sqliteHandle(database: Database.Database): Db {
+export function sqliteHandle(database: Database.Database): SqliteHandle {
   return new SqliteDb(database);
 }
 

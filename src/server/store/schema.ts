@@ -7,5 +7,12 @@ import { MEMBER_RECORDS_MIGRATION } from './memberRecords';
 import type { Migration } from './migrate';
 import { SESSION_MIGRATION } from './sessionRecords';
 import { SOURCE_RECORDS_MIGRATION } from './sourceRecords';
+import { VIEW_RECORDS_MIGRATION } from './viewRecords';
 
-export const POSTGRES_MIGRATIONS: readonly Migration[] = [...EVENT_LOG_MIGRATIONS, SESSION_MIGRATION, MEMBER_RECORDS_MIGRATION, SOURCE_RECORDS_MIGRATION];
+export const POSTGRES_MIGRATIONS: readonly Migration[] = [
+  ...EVENT_LOG_MIGRATIONS,
+  SESSION_MIGRATION,
+  MEMBER_RECORDS_MIGRATION,
+  SOURCE_RECORDS_MIGRATION,
+  VIEW_RECORDS_MIGRATION,
+];

@@ -7,10 +7,11 @@
 import Database from 'better-sqlite3';
 import type { AiCategory, ConversationSummary, Message, User, UserData, Workspace } from '../../model/types';
 import { compareTs, maxTs, tsAfter, tsSeconds } from '../../model/ts';
-import { BUILTIN_VIEWS, byPosition, type BuiltinView, type CustomView } from '../../model/views';
+import type { BuiltinView, CustomView } from '../../model/views';
 import { migrate, QUIET_SUBTYPES_SQL } from './migrations';
 import { SqliteEventLog } from './sqliteEventLog';
-import { sqliteHandle } from './db';
+import { sqliteHandle, type SqliteHandle } from './db';
+import { ViewRecords } from './viewRecords';
 import { MemberRecords } from './memberRecords';
 import { SessionRecords } from './sessionRecords';
 import { SourceRecords } from './sourceRecords';
@@ -18,7 +19,6 @@ import { isQuietSubtype, SLACK_CONTENT_KEYS, type SlackContent } from '../../mod
 import type { Lesson } from '../../model/ai';
 import {
   LESSON_CAP,
-  applyBuiltinSettings,
   type AiLabel,
   type CatchupSessionRecord,
   type UnreadConversation,
@@ -210,35 +210,6 @@ function toUserData(user: User): UserData {
   return data;
 }
 
-interface CustomViewRow {
-  id: string;
-  label: string;
-  filters: string;
-  combinator: 'and' | 'or' | null;
-  parent_view_id: string;
-  position: number | null;
-  is_visible: number;
-  created_at: number;
-  updated_at: number;
-}
-
-function toCustomView(row: CustomViewRow): CustomView {
-  const view: CustomView = {
-    id: row.id,
-    label: row.label,
-    filters: JSON.parse(row.filters) as CustomView['filters'],
-    parentViewId: row.parent_view_id,
-    isVisible: row.is_visible === 1,
-    isCustom: true,
-    created_by: 'user',
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
-  if (row.combinator) view.combinator = row.combinator;
-  if (row.position !== null) view.position = row.position;
-  return view;
-}
-
 /** System lines do not count as unread. */
 /*
  * Statements that pick a conversation's member rows name the conversation index: without
@@ -251,10 +222,12 @@ export class SqliteStore implements Store {
   readonly db: Database.Database;
   private readonly statements = new Map<string, Database.Statement>();
   private readonly log: SqliteEventLog;
+  private readonly handle: SqliteHandle;
   /* Aggregates already on the database handle (issue 15 §1): the same code runs on PostgreSQL. */
   private readonly sessionRecords: SessionRecords;
   private readonly memberRecords: MemberRecords;
   private readonly sourceRecords: SourceRecords;
+  private readonly viewRecords: ViewRecords;
 
   constructor(filename: string) {
     this.db = new Database(filename);
@@ -265,11 +238,25 @@ export class SqliteStore implements Store {
     this.db.pragma('cache_size = -131072');
     this.db.pragma('temp_store = MEMORY');
     migrate(this.db);
-    this.log = new SqliteEventLog((sql) => this.st(sql));
     const handle = sqliteHandle(this.db);
+    this.handle = handle;
+    this.log = new SqliteEventLog(
+      (sql) => this.st(sql),
+      (fn) => handle.exclusive(fn),
+    );
     this.sessionRecords = new SessionRecords(handle);
     this.memberRecords = new MemberRecords(handle);
     this.sourceRecords = new SourceRecords(handle);
+    this.viewRecords = new ViewRecords(handle, { append: async (_tx, workspaceId, events, at) => this.log.append(workspaceId, events, at) });
+    // While the store moves onto the handle (issue 15 §1), its own methods run under the handle's lock: an
+    // aggregate's transaction holds the connection across awaits, and none of these statements may land inside it.
+    // The event log's pruning takes the lock a chunk at a time (it yields between chunks); closing waits for it.
+    const unlocked = new Set(['constructor', 'pruneEventLog', 'close']);
+    for (const name of Object.getOwnPropertyNames(SqliteStore.prototype)) {
+      const method = (SqliteStore.prototype as unknown as Record<string, unknown>)[name];
+      if (unlocked.has(name) || typeof method !== 'function' || method.constructor.name !== 'AsyncFunction') continue;
+      Object.defineProperty(this, name, { value: (...args: unknown[]) => handle.exclusive(() => (method as (...a: unknown[]) => unknown).apply(this, args)) });
+    }
   }
 
   private st(sql: string): Database.Statement {
@@ -1218,79 +1205,18 @@ export class SqliteStore implements Store {
     return this.sourceRecords.setSyncState(workspaceId, userId, state, at);
   }
 
-  /* ---------- views ---------- */
-
-  private customViewRows(workspaceId: string, userId: string, parentViewId?: string): CustomView[] {
-    const rows = (
-      parentViewId === undefined
-        ? this.st(`SELECT * FROM custom_views WHERE workspace_id = ? AND user_id = ? ORDER BY id`).all(workspaceId, userId)
-        : this.st(`SELECT * FROM custom_views WHERE workspace_id = ? AND user_id = ? AND parent_view_id = ? ORDER BY id`).all(workspaceId, userId, parentViewId)
-    ) as CustomViewRow[];
-    return rows.map(toCustomView).sort(byPosition);
-  }
-
-  private customViewNow(workspaceId: string, userId: string, id: string): CustomView | null {
-    const row = this.st(`SELECT * FROM custom_views WHERE workspace_id = ? AND user_id = ? AND id = ?`).get(workspaceId, userId, id) as
-      CustomViewRow | undefined;
-    return row ? toCustomView(row) : null;
-  }
-
-  private builtinSettingsNow(workspaceId: string, userId: string): BuiltinViewSetting[] {
-    const rows = this.st(`SELECT view_id, is_visible, position FROM builtin_view_settings WHERE workspace_id = ? AND user_id = ? ORDER BY view_id`).all(
-      workspaceId,
-      userId,
-    ) as Array<{ view_id: string; is_visible: number; position: number | null }>;
-    return rows.map((row) => ({ viewId: row.view_id, isVisible: row.is_visible === 1, ...(row.position !== null ? { position: row.position } : {}) }));
-  }
-
-  private memberViewsNow(workspaceId: string, userId: string): MemberViews {
-    return { builtin: applyBuiltinSettings(this.builtinSettingsNow(workspaceId, userId)), custom: this.customViewRows(workspaceId, userId) };
-  }
-
-  /** SPEC §4.9: a new sub-view's position is the count of the page's built-in and custom sub-views, plus one. */
-  private appendPosition(workspaceId: string, userId: string, parentViewId: string, exceptId?: string): number {
-    const builtin = BUILTIN_VIEWS.filter((v) => v.parentViewId === parentViewId).length;
-    const custom = (
-      this.st(`SELECT count(*) AS n FROM custom_views WHERE workspace_id = ? AND user_id = ? AND parent_view_id = ? AND id != ?`).get(
-        workspaceId,
-        userId,
-        parentViewId,
-        exceptId ?? '',
-      ) as { n: number }
-    ).n;
-    return builtin + custom + 1;
-  }
+  /* ---------- views (viewRecords.ts, on the handle) ---------- */
 
   async listCustomViews(workspaceId: string, userId: string, parentViewId?: string): Promise<CustomView[]> {
-    return this.customViewRows(workspaceId, userId, parentViewId);
+    return this.viewRecords.listCustomViews(workspaceId, userId, parentViewId);
   }
 
   async getCustomView(workspaceId: string, userId: string, id: string): Promise<CustomView | null> {
-    return this.customViewNow(workspaceId, userId, id);
+    return this.viewRecords.getCustomView(workspaceId, userId, id);
   }
 
   async createCustomView(workspaceId: string, userId: string, view: NewCustomView, at: number, build: EventBuilder<CustomView>): Promise<Written<CustomView>> {
-    return this.db.transaction((): Written<CustomView> => {
-      const position = view.position === undefined ? this.appendPosition(workspaceId, userId, view.parentViewId) : view.position;
-      this.st(
-        `INSERT INTO custom_views (workspace_id, user_id, id, label, filters, combinator, parent_view_id, position, is_visible, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      ).run(
-        workspaceId,
-        userId,
-        view.id,
-        view.label,
-        JSON.stringify(view.filters),
-        view.combinator ?? null,
-        view.parentViewId,
-        position,
-        view.isVisible ? 1 : 0,
-        at,
-        at,
-      );
-      const result = this.customViewNow(workspaceId, userId, view.id)!;
-      return { result, events: this.appendEventsNow(workspaceId, build(result), at) };
-    })();
+    return this.viewRecords.createCustomView(workspaceId, userId, view, at, build);
   }
 
   async updateCustomView(
@@ -1301,40 +1227,11 @@ export class SqliteStore implements Store {
     at: number,
     build: EventBuilder<CustomView>,
   ): Promise<Written<CustomView> | null> {
-    return this.db.transaction((): Written<CustomView> | null => {
-      const current = this.customViewNow(workspaceId, userId, id);
-      if (!current) return null;
-      const parentViewId = patch.parentViewId ?? current.parentViewId;
-      let position: number | null = current.position ?? null;
-      if (patch.position !== undefined) position = patch.position;
-      else if (parentViewId !== current.parentViewId) position = this.appendPosition(workspaceId, userId, parentViewId, id);
-      const isVisible = patch.isVisible === 'toggle' ? !current.isVisible : (patch.isVisible ?? current.isVisible);
-      this.st(
-        `UPDATE custom_views SET label = ?, filters = ?, combinator = ?, parent_view_id = ?, position = ?, is_visible = ?, updated_at = ?
-         WHERE workspace_id = ? AND user_id = ? AND id = ?`,
-      ).run(
-        patch.label ?? current.label,
-        JSON.stringify(patch.filters ?? current.filters),
-        patch.combinator ?? current.combinator ?? null,
-        parentViewId,
-        position,
-        isVisible ? 1 : 0,
-        at,
-        workspaceId,
-        userId,
-        id,
-      );
-      const result = this.customViewNow(workspaceId, userId, id)!;
-      return { result, events: this.appendEventsNow(workspaceId, build(result), at) };
-    })();
+    return this.viewRecords.updateCustomView(workspaceId, userId, id, patch, at, build);
   }
 
   async deleteCustomView(workspaceId: string, userId: string, id: string, at: number, build: EventBuilder<string>): Promise<Written<string> | null> {
-    return this.db.transaction((): Written<string> | null => {
-      const changes = this.st(`DELETE FROM custom_views WHERE workspace_id = ? AND user_id = ? AND id = ?`).run(workspaceId, userId, id).changes;
-      if (changes === 0) return null;
-      return { result: id, events: this.appendEventsNow(workspaceId, build(id), at) };
-    })();
+    return this.viewRecords.deleteCustomView(workspaceId, userId, id, at, build);
   }
 
   async reorderCustomViews(
@@ -1344,19 +1241,11 @@ export class SqliteStore implements Store {
     at: number,
     build: EventBuilder<MemberViews>,
   ): Promise<Written<MemberViews> | null> {
-    return this.db.transaction((): Written<MemberViews> | null => {
-      const exists = this.st(`SELECT 1 FROM custom_views WHERE workspace_id = ? AND user_id = ? AND id = ?`);
-      // Every id first: one that is not the member's changes nothing.
-      if (positions.some(({ id }) => exists.get(workspaceId, userId, id) === undefined)) return null;
-      const set = this.st(`UPDATE custom_views SET position = ?, updated_at = ? WHERE workspace_id = ? AND user_id = ? AND id = ?`);
-      for (const { id, position } of positions) set.run(position, at, workspaceId, userId, id);
-      const result = this.memberViewsNow(workspaceId, userId);
-      return { result, events: this.appendEventsNow(workspaceId, build(result), at) };
-    })();
+    return this.viewRecords.reorderCustomViews(workspaceId, userId, positions, at, build);
   }
 
   async listBuiltinViewSettings(workspaceId: string, userId: string): Promise<BuiltinViewSetting[]> {
-    return this.builtinSettingsNow(workspaceId, userId);
+    return this.viewRecords.listBuiltinViewSettings(workspaceId, userId);
   }
 
   async setBuiltinVisibility(
@@ -1367,18 +1256,7 @@ export class SqliteStore implements Store {
     at: number,
     build: EventBuilder<BuiltinView>,
   ): Promise<Written<BuiltinView> | null> {
-    const definition = BUILTIN_VIEWS.find((v) => v.id === viewId);
-    if (!definition) return null;
-    return this.db.transaction((): Written<BuiltinView> => {
-      const before = applyBuiltinSettings(this.builtinSettingsNow(workspaceId, userId)).find((v) => v.id === viewId)!;
-      const visible = isVisible === 'toggle' ? !before.isVisible : isVisible;
-      this.st(
-        `INSERT INTO builtin_view_settings (workspace_id, user_id, view_id, is_visible, position) VALUES (?, ?, ?, ?, ?)
-         ON CONFLICT (workspace_id, user_id, view_id) DO UPDATE SET is_visible = excluded.is_visible`,
-      ).run(workspaceId, userId, viewId, visible ? 1 : 0, definition.position ?? null);
-      const result = applyBuiltinSettings(this.builtinSettingsNow(workspaceId, userId)).find((v) => v.id === viewId)!;
-      return { result, events: this.appendEventsNow(workspaceId, build(result), at) };
-    })();
+    return this.viewRecords.setBuiltinVisibility(workspaceId, userId, viewId, isVisible, at, build);
   }
 
   async initializeBuiltinViews(
@@ -1387,13 +1265,7 @@ export class SqliteStore implements Store {
     at: number,
     build: EventBuilder<MemberViews & { created: number }>,
   ): Promise<Written<MemberViews & { created: number }>> {
-    return this.db.transaction((): Written<MemberViews & { created: number }> => {
-      const insert = this.st(`INSERT OR IGNORE INTO builtin_view_settings (workspace_id, user_id, view_id, is_visible, position) VALUES (?, ?, ?, ?, ?)`);
-      let created = 0;
-      for (const view of BUILTIN_VIEWS) created += insert.run(workspaceId, userId, view.id, view.isVisible ? 1 : 0, view.position ?? null).changes;
-      const result = { ...this.memberViewsNow(workspaceId, userId), created };
-      return { result, events: this.appendEventsNow(workspaceId, build(result), at) };
-    })();
+    return this.viewRecords.initializeBuiltinViews(workspaceId, userId, at, build);
   }
 
   /* ---------- the event log (sqliteEventLog.ts) ---------- */
@@ -1428,7 +1300,7 @@ export class SqliteStore implements Store {
   }
 
   async close(): Promise<void> {
-    this.db.close();
+    await this.handle.exclusive(() => this.db.close());
   }
 
   async aiTokensUsed(workspaceId: string, userId: string, day: string): Promise<number> {

@@ -16,21 +16,20 @@ const PRUNE_CHUNK = 2_000;
 const key = (workspaceId: string, userId: string) => `${workspaceId}\u0000${userId}`;
 
 export class SqliteEventLog {
-  /** Each member's last sequence, as committed (or as written inside the open transaction). */
-  private readonly sequences = new Map<string, number>();
+  constructor(
+    private readonly st: Statements,
+    /** Runs `fn` while nothing else uses the connection (the pruning's chunks, between which it yields). */
+    private readonly exclusive: <T>(fn: () => T) => Promise<T> = async (fn) => fn(),
+  ) {}
 
-  constructor(private readonly st: Statements) {}
-
+  /**
+   * The member's last sequence, from the database: a transaction that rolled back leaves no trace (an in-memory
+   * counter kept the rolled-back numbers), and another writer's appends on the connection are seen.
+   */
   current(workspaceId: string, userId: string): number {
-    const k = key(workspaceId, userId);
-    let current = this.sequences.get(k);
-    if (current === undefined) {
-      const row = this.st(`SELECT last_sequence FROM event_sequences WHERE workspace_id = ? AND user_id = ?`).get(workspaceId, userId) as
-        { last_sequence: number } | undefined;
-      current = row?.last_sequence ?? 0;
-      this.sequences.set(k, current);
-    }
-    return current;
+    const row = this.st(`SELECT last_sequence FROM event_sequences WHERE workspace_id = ? AND user_id = ?`).get(workspaceId, userId) as
+      { last_sequence: number } | undefined;
+    return row?.last_sequence ?? 0;
   }
 
   bounds(workspaceId: string, userId: string): EventLogBounds {
@@ -39,30 +38,24 @@ export class SqliteEventLog {
     return { current: this.current(workspaceId, userId), replayableFrom: row?.pruned_through ?? 0 };
   }
 
-  /** Must run inside a transaction; the in-memory counters are rolled back with it on failure. */
+  /** Must run inside a transaction (the change the events tell of commits with them, or neither does). */
   append(workspaceId: string, events: MemberEvent[], at: number): Array<StoredEvent & { userId: string }> {
     const insert = this.st(`INSERT INTO events (workspace_id, user_id, sequence, type, data, created_at) VALUES (?, ?, ?, ?, ?, ?)`);
     const out: Array<StoredEvent & { userId: string }> = [];
-    /** The sequence each touched member had before this batch. */
-    const before = new Map<string, { userId: string; sequence: number }>();
-    try {
-      for (const event of events) {
-        const k = key(workspaceId, event.userId);
-        const sequence = this.current(workspaceId, event.userId) + 1;
-        if (!before.has(k)) before.set(k, { userId: event.userId, sequence: sequence - 1 });
-        insert.run(workspaceId, event.userId, sequence, event.type, JSON.stringify(event.data), at);
-        this.sequences.set(k, sequence);
-        out.push({ userId: event.userId, type: event.type, data: event.data, sequence, timestamp: at });
-      }
-      const upsert = this.st(
-        `INSERT INTO event_sequences (workspace_id, user_id, last_sequence) VALUES (?, ?, ?)
-         ON CONFLICT (workspace_id, user_id) DO UPDATE SET last_sequence = excluded.last_sequence`,
-      );
-      for (const [k, { userId }] of before) upsert.run(workspaceId, userId, this.sequences.get(k));
-    } catch (error) {
-      for (const [k, { sequence }] of before) this.sequences.set(k, sequence);
-      throw error;
+    /** Each touched member's last sequence in this batch. */
+    const last = new Map<string, { userId: string; sequence: number }>();
+    for (const event of events) {
+      const k = key(workspaceId, event.userId);
+      const sequence = (last.get(k)?.sequence ?? this.current(workspaceId, event.userId)) + 1;
+      last.set(k, { userId: event.userId, sequence });
+      insert.run(workspaceId, event.userId, sequence, event.type, JSON.stringify(event.data), at);
+      out.push({ userId: event.userId, type: event.type, data: event.data, sequence, timestamp: at });
     }
+    const upsert = this.st(
+      `INSERT INTO event_sequences (workspace_id, user_id, last_sequence) VALUES (?, ?, ?)
+       ON CONFLICT (workspace_id, user_id) DO UPDATE SET last_sequence = excluded.last_sequence`,
+    );
+    for (const { userId, sequence } of last.values()) upsert.run(workspaceId, userId, sequence);
     return out;
   }
 
@@ -85,14 +78,16 @@ export class SqliteEventLog {
       const k = key(workspaceId, userId);
       if ((through.get(k)?.sequence ?? 0) < sequence) through.set(k, { workspaceId, userId, sequence });
     };
-    const old = this.st(
-      `SELECT workspace_id, user_id, max(sequence) AS s FROM events INDEXED BY events_by_time WHERE created_at < ? GROUP BY workspace_id, user_id`,
-    ).all(before) as Array<{ workspace_id: string; user_id: string; s: number }>;
+    const [old, long] = await this.exclusive(() => [
+      this.st(`SELECT workspace_id, user_id, max(sequence) AS s FROM events INDEXED BY events_by_time WHERE created_at < ? GROUP BY workspace_id, user_id`).all(
+        before,
+      ) as Array<{ workspace_id: string; user_id: string; s: number }>,
+      this.st(`SELECT workspace_id, user_id, last_sequence - ? AS s FROM event_sequences WHERE last_sequence - pruned_through > ?`).all(
+        maxPerMember,
+        maxPerMember,
+      ) as Array<{ workspace_id: string; user_id: string; s: number }>,
+    ]);
     for (const row of old) raise(row.workspace_id, row.user_id, row.s);
-    const long = this.st(`SELECT workspace_id, user_id, last_sequence - ? AS s FROM event_sequences WHERE last_sequence - pruned_through > ?`).all(
-      maxPerMember,
-      maxPerMember,
-    ) as Array<{ workspace_id: string; user_id: string; s: number }>;
     for (const row of long) raise(row.workspace_id, row.user_id, row.s);
 
     const mark = this.st(`UPDATE event_sequences SET pruned_through = max(pruned_through, ?) WHERE workspace_id = ? AND user_id = ?`);
@@ -101,15 +96,15 @@ export class SqliteEventLog {
     );
     let events = 0;
     for (const { workspaceId, userId, sequence } of through.values()) {
-      mark.run(sequence, workspaceId, userId);
+      await this.exclusive(() => mark.run(sequence, workspaceId, userId));
       for (;;) {
-        const dropped = drop.run(workspaceId, userId, workspaceId, userId, sequence, PRUNE_CHUNK).changes;
+        const dropped = await this.exclusive(() => drop.run(workspaceId, userId, workspaceId, userId, sequence, PRUNE_CHUNK).changes);
         events += dropped;
         await new Promise((resolve) => setImmediate(resolve));
         if (dropped < PRUNE_CHUNK) break;
       }
     }
-    const sends = this.st(`DELETE FROM message_sends WHERE created_at < ?`).run(before).changes;
+    const sends = await this.exclusive(() => this.st(`DELETE FROM message_sends WHERE created_at < ?`).run(before).changes);
     return { members: through.size, events, sends };
   }
 
