@@ -14,6 +14,7 @@ import { SessionRecords } from '../../src/server/store/sessionRecords';
 import { SourceRecords } from '../../src/server/store/sourceRecords';
 import { EventLog } from '../../src/server/store/eventLog';
 import { ViewRecords } from '../../src/server/store/viewRecords';
+import { WorkspaceRecords } from '../../src/server/store/workspaceRecords';
 import { BUILTIN_VIEWS } from '../../src/model/views';
 import { SqliteStore } from '../../src/server/store/sqlite';
 import type { CatchupSessionRecord } from '../../src/server/store/types';
@@ -43,7 +44,16 @@ describe.each(Object.keys(engines))('the store records on %s', (engine) => {
   async function open() {
     const { db, close } = await engines[engine]!();
     const log = new EventLog(db);
-    return { sessions: new SessionRecords(db), members: new MemberRecords(db), sources: new SourceRecords(db), views: new ViewRecords(db, log), log, close };
+    return {
+      sessions: new SessionRecords(db),
+      members: new MemberRecords(db),
+      sources: new SourceRecords(db),
+      views: new ViewRecords(db, log),
+      workspaces: new WorkspaceRecords(db),
+      db,
+      log,
+      close,
+    };
   }
 
   it('keeps sessions by their hash: touch, switch, prune by age or idleness, end one or all of a member', async () => {
@@ -242,6 +252,46 @@ describe.each(Object.keys(engines))('the store records on %s', (engine) => {
       'custom_view_delete',
     ]);
     expect(events.map((e) => e.sequence)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    await close();
+  });
+
+  it('keeps workspaces (an upsert keeps whether the first import finished), accounts over workspaces, and their people', async () => {
+    const { workspaces, db, close } = await open();
+    await workspaces.upsertWorkspace({ id: 'T1', name: 'Acme', domain: 'acme', source: 'slack' });
+    expect(await workspaces.workspaceImported('T1')).toBe(false);
+    await workspaces.markWorkspaceImported('T1');
+    await workspaces.upsertWorkspace({ id: 'T1', name: 'Acme Corp', icon: 'https://a.example/i.png', source: 'slack' });
+    expect(await workspaces.getWorkspace('T1')).toEqual({ id: 'T1', name: 'Acme Corp', icon: 'https://a.example/i.png' });
+    expect(await workspaces.workspaceImported('T1')).toBe(true);
+    expect(await workspaces.getWorkspace('T404')).toBeNull();
+    await workspaces.upsertWorkspace({ id: 'T2', name: 'Beta', source: 'slack' });
+    // One account over two workspaces; a member first seen gets an account of their own; nobody is moved.
+    expect(await workspaces.addMembership('A1', 'T1', 'U1')).toBe(true);
+    expect(await workspaces.addMembership('A1', 'T2', 'U7')).toBe(true);
+    expect(await workspaces.addMembership('A9', 'T1', 'U1')).toBe(false);
+    expect((await workspaces.memberships('A1')).map((m) => [m.workspace.name, m.userId])).toEqual([
+      ['Acme Corp', 'U1'],
+      ['Beta', 'U7'],
+    ]);
+    expect(await workspaces.accountFor('T1', 'U1')).toBe('A1');
+    expect(await workspaces.accountFor('T1', 'U2')).toBe('A_T1_U2');
+    // Two accounts claiming one new member at once: one wins, the other is told no.
+    const claims = await Promise.all([workspaces.addMembership('A3', 'T2', 'U8'), workspaces.addMembership('A4', 'T2', 'U8')]);
+    expect(claims.filter(Boolean)).toHaveLength(1);
+    const dana = { id: 'U1', name: 'dana', real_name: 'Dana Reyes', display_name: 'Dana', avatar: 'https://a.example/d.png', title: 'PM' };
+    await db.run(`INSERT INTO users (workspace_id, id, data) VALUES (?, ?, ?), (?, ?, ?)`, [
+      'T1',
+      'U1',
+      JSON.stringify(dana),
+      'T1',
+      'U0',
+      JSON.stringify({ ...dana, id: 'U0' }),
+    ]);
+    expect(await workspaces.getUser('T1', 'U1')).toEqual(dana);
+    expect((await workspaces.listUsers('T1')).map((u) => u.id)).toEqual(['U0', 'U1']);
+    expect(await workspaces.userData('T1', ['U1', 'U1', 'U404'])).toEqual({
+      U1: { id: 'U1', name: 'dana', real_name: 'Dana Reyes', display_name: 'Dana', avatar: 'https://a.example/d.png' },
+    });
     await close();
   });
 });

@@ -8,6 +8,7 @@ import type { Migration } from './migrate';
 import { SESSION_MIGRATION } from './sessionRecords';
 import { SOURCE_RECORDS_MIGRATION } from './sourceRecords';
 import { VIEW_RECORDS_MIGRATION } from './viewRecords';
+import { WORKSPACE_RECORDS_MIGRATION } from './workspaceRecords';
 
 export const POSTGRES_MIGRATIONS: readonly Migration[] = [
   ...EVENT_LOG_MIGRATIONS,
@@ -15,4 +16,5 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
   MEMBER_RECORDS_MIGRATION,
   SOURCE_RECORDS_MIGRATION,
   VIEW_RECORDS_MIGRATION,
+  WORKSPACE_RECORDS_MIGRATION,
 ];

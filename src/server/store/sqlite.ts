@@ -12,6 +12,7 @@ import { migrate, QUIET_SUBTYPES_SQL } from './migrations';
 import { SqliteEventLog } from './sqliteEventLog';
 import { sqliteHandle, type SqliteHandle } from './db';
 import { ViewRecords } from './viewRecords';
+import { WorkspaceRecords } from './workspaceRecords';
 import { MemberRecords } from './memberRecords';
 import { SessionRecords } from './sessionRecords';
 import { SourceRecords } from './sourceRecords';
@@ -204,12 +205,6 @@ function conversationParams(ws: string, c: ConversationRecord) {
   };
 }
 
-function toUserData(user: User): UserData {
-  const data: UserData = { id: user.id, name: user.name, real_name: user.real_name, display_name: user.display_name };
-  if (user.avatar) data.avatar = user.avatar;
-  return data;
-}
-
 /** System lines do not count as unread. */
 /*
  * Statements that pick a conversation's member rows name the conversation index: without
@@ -228,6 +223,7 @@ export class SqliteStore implements Store {
   private readonly memberRecords: MemberRecords;
   private readonly sourceRecords: SourceRecords;
   private readonly viewRecords: ViewRecords;
+  private readonly workspaceRecords: WorkspaceRecords;
 
   constructor(filename: string) {
     this.db = new Database(filename);
@@ -247,6 +243,7 @@ export class SqliteStore implements Store {
     this.sessionRecords = new SessionRecords(handle);
     this.memberRecords = new MemberRecords(handle);
     this.sourceRecords = new SourceRecords(handle);
+    this.workspaceRecords = new WorkspaceRecords(handle);
     this.viewRecords = new ViewRecords(handle, { append: async (_tx, workspaceId, events, at) => this.log.append(workspaceId, events, at) });
     // While the store moves onto the handle (issue 15 §1), its own methods run under the handle's lock: an
     // aggregate's transaction holds the connection across awaits, and none of these statements may land inside it.
@@ -271,21 +268,11 @@ export class SqliteStore implements Store {
   /* ---------- workspaces, accounts, users ---------- */
 
   async upsertWorkspace(workspace: Workspace & { source: string }): Promise<void> {
-    this.st(
-      `INSERT INTO workspaces (id, name, source, data) VALUES (?, ?, ?, ?)
-       ON CONFLICT(id) DO UPDATE SET name = excluded.name, source = excluded.source,
-         data = json_set(excluded.data, '$.imported', json_extract(workspaces.data, '$.imported'))`,
-    ).run(workspace.id, workspace.name, workspace.source, JSON.stringify({ domain: workspace.domain, icon: workspace.icon }));
+    return this.workspaceRecords.upsertWorkspace(workspace);
   }
 
   async getWorkspace(id: string): Promise<Workspace | null> {
-    const row = this.st(`SELECT id, name, data FROM workspaces WHERE id = ?`).get(id) as { id: string; name: string; data: string } | undefined;
-    if (!row) return null;
-    const extra = JSON.parse(row.data) as { domain?: string; icon?: string };
-    const workspace: Workspace = { id: row.id, name: row.name };
-    if (extra.domain) workspace.domain = extra.domain;
-    if (extra.icon) workspace.icon = extra.icon;
-    return workspace;
+    return this.workspaceRecords.getWorkspace(id);
   }
 
   async workspaceHasData(id: string): Promise<boolean> {
@@ -293,12 +280,11 @@ export class SqliteStore implements Store {
   }
 
   async workspaceImported(id: string): Promise<boolean> {
-    const row = this.st(`SELECT json_extract(data, '$.imported') AS imported FROM workspaces WHERE id = ?`).get(id) as { imported: number | null } | undefined;
-    return row?.imported === 1;
+    return this.workspaceRecords.workspaceImported(id);
   }
 
   async markWorkspaceImported(id: string): Promise<void> {
-    this.st(`UPDATE workspaces SET data = json_set(data, '$.imported', json('true')) WHERE id = ?`).run(id);
+    return this.workspaceRecords.markWorkspaceImported(id);
   }
 
   async clearWorkspaceData(id: string): Promise<void> {
@@ -310,58 +296,27 @@ export class SqliteStore implements Store {
   }
 
   async addMembership(accountId: string, workspaceId: string, userId: string): Promise<boolean> {
-    return this.db.transaction((): boolean => {
-      const owner = this.st(`SELECT account_id FROM memberships WHERE workspace_id = ? AND user_id = ?`).get(workspaceId, userId) as
-        { account_id: string } | undefined;
-      // Never moved, never replaced: an identity that is another account's stays there.
-      if (owner) return owner.account_id === accountId;
-      this.st(`INSERT OR IGNORE INTO accounts (id, created_at) VALUES (?, ?)`).run(accountId, Date.now());
-      return (
-        this.st(`INSERT OR IGNORE INTO memberships (account_id, workspace_id, user_id) VALUES (?, ?, ?)`).run(accountId, workspaceId, userId).changes === 1
-      );
-    })();
+    return this.workspaceRecords.addMembership(accountId, workspaceId, userId);
   }
 
   async memberships(accountId: string): Promise<Membership[]> {
-    const rows = this.st(
-      `SELECT m.user_id, w.id, w.name, w.data FROM memberships m JOIN workspaces w ON w.id = m.workspace_id
-       WHERE m.account_id = ? ORDER BY w.name`,
-    ).all(accountId) as Array<{ user_id: string; id: string; name: string; data: string }>;
-    return rows.map((row) => {
-      const extra = JSON.parse(row.data) as { domain?: string; icon?: string };
-      const workspace: Workspace = { id: row.id, name: row.name };
-      if (extra.domain) workspace.domain = extra.domain;
-      if (extra.icon) workspace.icon = extra.icon;
-      return { userId: row.user_id, workspace };
-    });
+    return this.workspaceRecords.memberships(accountId);
   }
 
   async accountFor(workspaceId: string, userId: string): Promise<string> {
-    const row = this.st(`SELECT account_id FROM memberships WHERE workspace_id = ? AND user_id = ?`).get(workspaceId, userId) as
-      { account_id: string } | undefined;
-    if (row) return row.account_id;
-    const accountId = `A_${workspaceId}_${userId}`;
-    await this.addMembership(accountId, workspaceId, userId);
-    return accountId;
+    return this.workspaceRecords.accountFor(workspaceId, userId);
   }
 
   async getUser(workspaceId: string, userId: string): Promise<User | null> {
-    const row = this.st(`SELECT data FROM users WHERE workspace_id = ? AND id = ?`).get(workspaceId, userId) as { data: string } | undefined;
-    return row ? (JSON.parse(row.data) as User) : null;
+    return this.workspaceRecords.getUser(workspaceId, userId);
   }
 
   async listUsers(workspaceId: string): Promise<User[]> {
-    const rows = this.st(`SELECT data FROM users WHERE workspace_id = ? ORDER BY id`).all(workspaceId) as Array<{ data: string }>;
-    return rows.map((row) => JSON.parse(row.data) as User);
+    return this.workspaceRecords.listUsers(workspaceId);
   }
 
   async userData(workspaceId: string, userIds: string[]): Promise<Record<string, UserData>> {
-    const out: Record<string, UserData> = {};
-    for (const id of new Set(userIds)) {
-      const user = await this.getUser(workspaceId, id);
-      if (user) out[id] = toUserData(user);
-    }
-    return out;
+    return this.workspaceRecords.userData(workspaceId, userIds);
   }
 
   /* ---------- sessions ---------- */
