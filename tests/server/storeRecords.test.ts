@@ -15,6 +15,8 @@ import { SourceRecords } from '../../src/server/store/sourceRecords';
 import { EventLog } from '../../src/server/store/eventLog';
 import { ViewRecords } from '../../src/server/store/viewRecords';
 import { WorkspaceRecords } from '../../src/server/store/workspaceRecords';
+import { LabelRecords } from '../../src/server/store/labelRecords';
+import { LESSON_CAP } from '../../src/server/store/types';
 import { BUILTIN_VIEWS } from '../../src/model/views';
 import { SqliteStore } from '../../src/server/store/sqlite';
 import type { CatchupSessionRecord } from '../../src/server/store/types';
@@ -50,6 +52,7 @@ describe.each(Object.keys(engines))('the store records on %s', (engine) => {
       sources: new SourceRecords(db),
       views: new ViewRecords(db, log),
       workspaces: new WorkspaceRecords(db),
+      labels: new LabelRecords(db, log),
       db,
       log,
       close,
@@ -292,6 +295,56 @@ describe.each(Object.keys(engines))('the store records on %s', (engine) => {
     expect(await workspaces.userData('T1', ['U1', 'U1', 'U404'])).toEqual({
       U1: { id: 'U1', name: 'dana', real_name: 'Dana Reyes', display_name: 'Dana', avatar: 'https://a.example/d.png' },
     });
+    await close();
+  });
+
+  it("keeps each member's categories with their events: the same one again is no news, the AI never overwrites a hand-set one", async () => {
+    const { labels, log, close } = await open();
+    const told = () => [{ userId: 'U1', type: 'conversation_update', data: {} }];
+    const manual = { category: 'urgent' as const, source: 'manual' as const, reason: 'set by hand', confidence: 0.94 };
+    expect((await labels.setLabel('T1', 'U1', 'C1', manual, 1, told)).events).toHaveLength(1);
+    // A retry: the same label, with its confidence read back exactly.
+    expect((await labels.setLabel('T1', 'U1', 'C1', manual, 2, told)).events).toEqual([]);
+    const ai = (conversationId: string, category: 'fyi' | 'can_wait') => ({
+      conversationId,
+      category,
+      reason: 'looks like news',
+      confidence: 0.61,
+      triggers: [{ why: 'announcement' }],
+      basisTs: '1.000100',
+    });
+    const written = await labels.setAiLabels('T1', 'U1', [ai('C1', 'fyi'), ai('C2', 'can_wait')], 3, (w) => [
+      { userId: 'U1', type: 'labels', data: w.map((l) => l.conversationId) },
+    ]);
+    expect(written.result.map((l) => l.conversationId)).toEqual(['C2']);
+    expect((await labels.setLabel('T1', 'U1', 'C2', null, 4, told)).events).toHaveLength(1);
+    expect((await labels.setLabel('T1', 'U1', 'C2', null, 5, told)).events).toEqual([]);
+    expect((await log.after('T1', 'U1', 0, 10)).map((e) => [e.type, e.sequence])).toEqual([
+      ['conversation_update', 1],
+      ['labels', 2],
+      ['conversation_update', 3],
+    ]);
+    await close();
+  });
+
+  it(`keeps a member's ${LESSON_CAP} newest lessons, oldest first`, async () => {
+    const { labels, close } = await open();
+    const lesson = (n: number) => ({
+      category: 'urgent' as const,
+      conversationId: `C${n}`,
+      conversationName: `c${n}`,
+      type: 'channel' as const,
+      senderId: null,
+      senderName: null,
+      words: ['deploy'],
+      at: n,
+    });
+    for (let n = 0; n < LESSON_CAP + 3; n++) await labels.addLesson('T1', 'U1', lesson(n));
+    await labels.addLesson('T1', 'U2', lesson(999));
+    const kept = await labels.listLessons('T1', 'U1');
+    expect(kept).toHaveLength(LESSON_CAP);
+    expect([kept[0]!.at, kept.at(-1)!.at]).toEqual([3, LESSON_CAP + 2]);
+    expect(await labels.listLessons('T1', 'U2')).toEqual([lesson(999)]);
     await close();
   });
 });

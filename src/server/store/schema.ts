@@ -3,6 +3,7 @@
  * SQLite store's own (store/migrations.ts) until its aggregates have all moved onto the database handle.
  */
 import { EVENT_LOG_MIGRATIONS } from './eventLog';
+import { LABEL_RECORDS_MIGRATION } from './labelRecords';
 import { MEMBER_RECORDS_MIGRATION } from './memberRecords';
 import type { Migration } from './migrate';
 import { SESSION_MIGRATION } from './sessionRecords';
@@ -17,4 +18,5 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
   SOURCE_RECORDS_MIGRATION,
   VIEW_RECORDS_MIGRATION,
   WORKSPACE_RECORDS_MIGRATION,
+  LABEL_RECORDS_MIGRATION,
 ];

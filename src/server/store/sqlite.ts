@@ -11,7 +11,8 @@ import type { BuiltinView, CustomView } from '../../model/views';
 import { migrate, QUIET_SUBTYPES_SQL } from './migrations';
 import { SqliteEventLog } from './sqliteEventLog';
 import { sqliteHandle, type SqliteHandle } from './db';
-import { ViewRecords } from './viewRecords';
+import { ViewRecords, type EventAppender } from './viewRecords';
+import { LabelRecords } from './labelRecords';
 import { WorkspaceRecords } from './workspaceRecords';
 import { MemberRecords } from './memberRecords';
 import { SessionRecords } from './sessionRecords';
@@ -19,7 +20,6 @@ import { SourceRecords } from './sourceRecords';
 import { isQuietSubtype, SLACK_CONTENT_KEYS, type SlackContent } from '../../model/slack';
 import type { Lesson } from '../../model/ai';
 import {
-  LESSON_CAP,
   type AiLabel,
   type CatchupSessionRecord,
   type UnreadConversation,
@@ -224,6 +224,7 @@ export class SqliteStore implements Store {
   private readonly sourceRecords: SourceRecords;
   private readonly viewRecords: ViewRecords;
   private readonly workspaceRecords: WorkspaceRecords;
+  private readonly labelRecords: LabelRecords;
 
   constructor(filename: string) {
     this.db = new Database(filename);
@@ -244,7 +245,10 @@ export class SqliteStore implements Store {
     this.memberRecords = new MemberRecords(handle);
     this.sourceRecords = new SourceRecords(handle);
     this.workspaceRecords = new WorkspaceRecords(handle);
-    this.viewRecords = new ViewRecords(handle, { append: async (_tx, workspaceId, events, at) => this.log.append(workspaceId, events, at) });
+    // The events of an aggregate's change, appended by the store's own event log on the same connection, in its transaction.
+    const appender: EventAppender = { append: async (_tx, workspaceId, events, at) => this.log.append(workspaceId, events, at) };
+    this.viewRecords = new ViewRecords(handle, appender);
+    this.labelRecords = new LabelRecords(handle, appender);
     // While the store moves onto the handle (issue 15 §1), its own methods run under the handle's lock: an
     // aggregate's transaction holds the connection across awaits, and none of these statements may land inside it.
     // The event log's pruning takes the lock a chunk at a time (it yields between chunks); closing waits for it.
@@ -608,33 +612,7 @@ export class SqliteStore implements Store {
     at: number,
     build: EventBuilder<null>,
   ): Promise<Written<null>> {
-    return this.db.transaction((): Written<null> => {
-      const before = this.st(
-        `SELECT category, source, reason, confidence, triggers FROM labels WHERE workspace_id = ? AND user_id = ? AND conversation_id = ?`,
-      ).get(workspaceId, userId, conversationId) as
-        { category: string; source: string; reason: string | null; confidence: number | null; triggers: string | null } | undefined;
-      // The label it already has (or removing none) is no news: a retried request appends nothing.
-      const same = label
-        ? before?.category === label.category &&
-          before.source === label.source &&
-          before.reason === (label.reason ?? null) &&
-          before.confidence === (label.confidence ?? null) &&
-          before.triggers === null
-        : before === undefined;
-      if (same) return { result: null, events: [] };
-      if (label) {
-        this.st(
-          `INSERT INTO labels (workspace_id, user_id, conversation_id, category, source, reason, confidence, triggers, updated_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?)
-           ON CONFLICT (workspace_id, user_id, conversation_id) DO UPDATE SET
-             category = excluded.category, source = excluded.source, reason = excluded.reason,
-             confidence = excluded.confidence, triggers = NULL, updated_at = excluded.updated_at`,
-        ).run(workspaceId, userId, conversationId, label.category, label.source, label.reason ?? null, label.confidence ?? null, at);
-      } else {
-        this.st(`DELETE FROM labels WHERE workspace_id = ? AND user_id = ? AND conversation_id = ?`).run(workspaceId, userId, conversationId);
-      }
-      return { result: null, events: this.appendEventsNow(workspaceId, build(null), at) };
-    })();
+    return this.labelRecords.setLabel(workspaceId, userId, conversationId, label, at, build);
   }
 
   async unreadConversations(workspaceId: string, userId: string, limit = -1): Promise<UnreadConversation[]> {
@@ -651,44 +629,15 @@ export class SqliteStore implements Store {
   }
 
   async setAiLabels(workspaceId: string, userId: string, labels: readonly AiLabel[], at: number, build: EventBuilder<AiLabel[]>): Promise<Written<AiLabel[]>> {
-    return this.db.transaction((): Written<AiLabel[]> => {
-      const upsert = this.st(
-        `INSERT INTO labels (workspace_id, user_id, conversation_id, category, source, reason, confidence, triggers, updated_at, basis_ts)
-         VALUES (?, ?, ?, ?, 'ai', ?, ?, ?, ?, ?)
-         ON CONFLICT (workspace_id, user_id, conversation_id) DO UPDATE SET
-           category = excluded.category, source = 'ai', reason = excluded.reason, confidence = excluded.confidence,
-           triggers = excluded.triggers, updated_at = excluded.updated_at, basis_ts = excluded.basis_ts
-         WHERE labels.source != 'manual'`,
-      );
-      const written = labels.filter(
-        (l) => upsert.run(workspaceId, userId, l.conversationId, l.category, l.reason, l.confidence, JSON.stringify(l.triggers), at, l.basisTs).changes > 0,
-      );
-      return { result: written, events: this.appendEventsNow(workspaceId, build(written), at) };
-    })();
+    return this.labelRecords.setAiLabels(workspaceId, userId, labels, at, build);
   }
 
   async addLesson(workspaceId: string, userId: string, lesson: Lesson): Promise<void> {
-    this.db.transaction(() => {
-      this.st(`INSERT INTO ai_lessons (workspace_id, user_id, conversation_id, category, lesson, created_at) VALUES (?, ?, ?, ?, ?, ?)`).run(
-        workspaceId,
-        userId,
-        lesson.conversationId,
-        lesson.category,
-        JSON.stringify(lesson),
-        lesson.at,
-      );
-      this.st(
-        `DELETE FROM ai_lessons WHERE workspace_id = @ws AND user_id = @user AND id NOT IN
-           (SELECT id FROM ai_lessons WHERE workspace_id = @ws AND user_id = @user ORDER BY id DESC LIMIT @cap)`,
-      ).run({ ws: workspaceId, user: userId, cap: LESSON_CAP });
-    })();
+    return this.labelRecords.addLesson(workspaceId, userId, lesson);
   }
 
   async listLessons(workspaceId: string, userId: string): Promise<Lesson[]> {
-    const rows = this.st(`SELECT lesson FROM ai_lessons WHERE workspace_id = ? AND user_id = ? ORDER BY id ASC`).all(workspaceId, userId) as Array<{
-      lesson: string;
-    }>;
-    return rows.map((r) => JSON.parse(r.lesson) as Lesson);
+    return this.labelRecords.listLessons(workspaceId, userId);
   }
 
   async saveCatchupSession(record: CatchupSessionRecord): Promise<void> {
