@@ -1,7 +1,7 @@
 /**
  * What the server's parts share: the injected dependencies (store, workspace source, clock, hub, logger, AI),
  * the configuration, and the request context's variables. Routes and middleware take their types from here;
- * app.ts (the composition root, which nothing in src imports) builds them (issue 15 §1).
+ * app.ts (the composition root, which nothing in src imports but main.ts, the other root) builds them (issue 15 §1).
  */
 import type { AiService } from './ai/service';
 import type { AiProvider } from './ai/types';

@@ -8,7 +8,7 @@
  *   ├─ HttpProblem       a request the edge refuses (validation, authorization, limits)      http.ts
  *   ├─ MessagingError    a message that cannot be sent, or cannot be sent there              messaging.ts
  *   ├─ AiError           an AI call that failed or was refused (the budget: Retry-After)     ai/types.ts
- *   └─ SourceError       the workspace source (Slack) failed: never shown, as 502            sources/slack/*
+ *   └─ SourceError       the workspace source (Slack) failed: its own message never shown    sources/slack/*
  *      ├─ SlackApiError, SignInError, TokenUnreadable
  */
 import type { Context } from 'hono';

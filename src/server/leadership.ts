@@ -66,40 +66,43 @@ export function lead(options: LeadOptions): Leadership {
     };
   }
 
-  let client: pg.Client | null = null;
+  /** The connection holding the job's lock while this server leads; attempts use connections of their own. */
+  let holder: pg.Client | null = null;
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let heartbeat: ReturnType<typeof setInterval> | undefined;
   const retry = () => {
     if (!stopped) timer = setTimeout(() => void attempt(), retryMs);
   };
-  const lost = (next: pg.Client) => {
-    if (client !== next) return;
-    client = null;
-    void next.end().catch(() => undefined);
-    if (stopJob) logger?.log('warn', 'lost the lead of a background job', { job: name });
+  /** The lock's connection failed or ended: the lead is lost (PostgreSQL frees the lock with the session). */
+  const lost = (client: pg.Client) => {
+    if (holder !== client) return;
+    holder = null;
+    clearInterval(heartbeat);
+    void client.end().catch(() => undefined);
+    logger?.log('warn', 'lost the lead of a background job', { job: name });
     void end().finally(retry);
   };
+  /** One try for the lock; whatever happens, exactly one next step (lead, or one retry). */
   async function attempt(): Promise<void> {
-    const next = new pg.Client({ connectionString: url });
-    next.on('error', () => lost(next));
-    next.on('end', () => lost(next));
+    const client = new pg.Client({ connectionString: url, keepAlive: true });
+    client.on('error', () => lost(client));
+    client.on('end', () => lost(client));
     try {
-      await next.connect();
-      client = next;
-      const row = (await next.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1, $2) AS locked', [LOCK_SPACE, lockKey(name)])).rows[0];
-      if (stopped) return void (await next.end().catch(() => undefined));
-      if (row?.locked) begin();
-      else {
-        // Another server leads: try again later, on a new connection.
-        client = null;
-        await next.end().catch(() => undefined);
-        retry();
+      await client.connect();
+      const row = (await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1, $2) AS locked', [LOCK_SPACE, lockKey(name)])).rows[0];
+      if (row?.locked && !stopped) {
+        holder = client;
+        // A leader cut off by the network learns it from a failed query, not from a quiet socket.
+        heartbeat = setInterval(() => void client.query('SELECT 1').catch(() => lost(client)), retryMs);
+        begin();
+        return;
       }
+      await client.end().catch(() => undefined);
     } catch (error) {
       logger?.log('warn', 'could not try the lead of a background job', { job: name, message: (error as Error).message });
-      if (client === next) client = null;
-      await next.end().catch(() => undefined);
-      retry();
+      await client.end().catch(() => undefined);
     }
+    retry();
   }
   void attempt();
 
@@ -110,9 +113,10 @@ export function lead(options: LeadOptions): Leadership {
     async stop() {
       stopped = true;
       clearTimeout(timer);
+      clearInterval(heartbeat);
       await end();
-      const held = client;
-      client = null;
+      const held = holder;
+      holder = null;
       // Ending the session frees its advisory locks.
       await held?.end().catch(() => undefined);
     },

@@ -120,6 +120,27 @@ describe.each(Object.keys(engines))('the event log on %s', (engine) => {
     await close();
   });
 
+  it('batches naming the same members in opposite orders, from two servers at once, never deadlock', async () => {
+    const { a, b, logA, logB, close } = await open();
+    const members = ['U1', 'U2', 'U3'];
+    await Promise.all(
+      Array.from({ length: 30 }, (_, i) => {
+        const order = i % 2 ? members : [...members].reverse();
+        const [db, log] = i % 2 ? [a, logA] : [b, logB];
+        return db.transaction((tx) =>
+          log.append(
+            tx,
+            'T1',
+            order.map((userId) => event(userId, i)),
+            i,
+          ),
+        );
+      }),
+    );
+    for (const userId of members) expect(await logA.current('T1', userId)).toBe(30);
+    await close();
+  });
+
   if (engine === 'postgres')
     it('a commit notifies the other servers with the member and the last sequence; nothing before the commit, nothing for a rollback', async () => {
       const { a, logA, url, close } = await open();

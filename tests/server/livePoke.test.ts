@@ -65,4 +65,19 @@ describe('a poke', () => {
     expect(texts(stream.events)).toEqual(['while the notifications were cut']);
     stream.close();
   });
+
+  it('an event published ahead of one the stream has not had (committed earlier, heard later) makes it read the log: both arrive, in order', async () => {
+    const stream = await openStream(server.url, token);
+    await stream.until((events) => events.some((e) => e.type === 'connection'));
+    const [first] = await commitElsewhere(ME, ['committed first, heard later']);
+    const [second] = await commitElsewhere(ME, ['committed second, published at once']);
+    server.hub.publish(WS, [second!]);
+    await stream.until((events) => texts(events).length === 2);
+    expect(texts(stream.events)).toEqual(['committed first, heard later', 'committed second, published at once']);
+    // The late publish of the first finds it already sent.
+    server.hub.publish(WS, [first!]);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(texts(stream.events)).toHaveLength(2);
+    stream.close();
+  });
 });

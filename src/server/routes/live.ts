@@ -114,14 +114,20 @@ export function liveRoutes(ctx: AppContext) {
         while (!closed) {
           const event = queue.shift();
           if (event) {
-            if (event.sequence > sent) {
+            if (event.sequence === sent + 1) {
               await send({ ...event, isReplay: false });
               sent = event.sequence;
+            } else if (event.sequence > sent) {
+              // Ahead of the stream: an event before it (committed earlier, by another server or a publish that came
+              // later) has not reached this stream yet. The log has both, in order: read it from where the stream is.
+              pokedTo = Math.max(pokedTo, event.sequence);
             }
             continue;
           }
           if (pokedTo > sent) {
             const page = await ctx.store.eventsAfter(workspaceId, userId, sent, REPLAY_PAGE);
+            // Pruned under the stream (it fell behind the retention): end it; the reconnect is told 'expired'.
+            if (page.length > 0 && page[0]!.sequence !== sent + 1 && sent < (await ctx.store.eventLogBounds(workspaceId, userId)).replayableFrom) return;
             for (const logged of page) {
               await send({ ...logged, isReplay: false });
               sent = logged.sequence;

@@ -59,7 +59,7 @@ class SqliteDb implements SqliteHandle {
       exec: async (sql) => void this.db.exec(sql),
       // Already in one: a nested transaction is part of it.
       transaction: (fn) => fn(inside),
-      close: () => this.close(),
+      close: () => Promise.reject(new Error('The database cannot be closed from inside one of its transactions')),
     };
     this.inside = inside;
   }

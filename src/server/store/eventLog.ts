@@ -80,7 +80,8 @@ export class EventLog {
     for (const event of events) counts.set(event.userId, (counts.get(event.userId) ?? 0) + 1);
     /** The next sequence to give each member in this batch. */
     const next = new Map<string, number>();
-    for (const [userId, n] of counts) {
+    // In one order on every server (the rows' locks are taken in it): two batches naming the same members never deadlock.
+    for (const [userId, n] of [...counts].sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))) {
       const row = await tx.get<{ last_sequence: number }>(
         `INSERT INTO event_sequences (workspace_id, user_id, last_sequence) VALUES (?, ?, ?)
          ON CONFLICT (workspace_id, user_id) DO UPDATE SET last_sequence = event_sequences.last_sequence + ?

@@ -28,13 +28,22 @@ export async function listenForEvents(
       if (notice) handlers.onNotice(notice);
     });
     next.on('error', (error) => {
+      // Only an established listener's loss is handled here; a failure while connecting is the connect's to retry.
+      if (client !== next) return;
       handlers.onError?.(error);
+      client = null;
       void next.end().catch(() => undefined);
-      if (client === next) client = null;
       if (!closed) timer = setTimeout(() => void reconnect(), retryMs);
     });
-    await next.connect();
-    await next.query(`LISTEN ${NOTIFY_CHANNEL}`);
+    try {
+      await next.connect();
+      await next.query(`LISTEN ${NOTIFY_CHANNEL}`);
+    } catch (error) {
+      await next.end().catch(() => undefined);
+      throw error;
+    }
+    // Closed while connecting: this connection must not outlive the listener.
+    if (closed) return void (await next.end().catch(() => undefined));
     client = next;
   };
   const reconnect = async () => {

@@ -251,7 +251,7 @@ export class SqliteStore implements Store {
     this.labelRecords = new LabelRecords(handle, appender);
     // While the store moves onto the handle (issue 15 §1), its own methods run under the handle's lock: an
     // aggregate's transaction holds the connection across awaits, and none of these statements may land inside it.
-    // The event log's pruning takes the lock a chunk at a time (it yields between chunks); closing waits for it.
+    // The event log's pruning takes the lock a chunk at a time (it yields between chunks); closing waits for the pass.
     const unlocked = new Set(['constructor', 'pruneEventLog', 'close']);
     for (const name of Object.getOwnPropertyNames(SqliteStore.prototype)) {
       const method = (SqliteStore.prototype as unknown as Record<string, unknown>)[name];
@@ -1196,14 +1196,20 @@ export class SqliteStore implements Store {
   }
 
   async pruneEventLog(before: number, maxPerMember: number): Promise<EventLogPruned> {
-    return this.log.prune(before, maxPerMember);
+    const pruning = this.log.prune(before, maxPerMember);
+    this.pruning = pruning.catch(() => undefined);
+    return pruning;
   }
 
   async sentMessage(workspaceId: string, userId: string, clientMsgId: string): Promise<SentMessage | null> {
     return this.log.sent(workspaceId, userId, clientMsgId);
   }
 
+  /** A pruning pass in progress (it yields between chunks): closing waits for it. */
+  private pruning: Promise<unknown> = Promise.resolve();
+
   async close(): Promise<void> {
+    await this.pruning;
     await this.handle.exclusive(() => this.db.close());
   }
 
