@@ -13,6 +13,7 @@ import { SqliteEventLog } from './sqliteEventLog';
 import { sqliteHandle, type SqliteHandle } from './db';
 import { ViewRecords, type EventAppender } from './viewRecords';
 import { LabelRecords } from './labelRecords';
+import { EventLog } from './eventLog';
 import { WorkspaceRecords } from './workspaceRecords';
 import { MemberRecords } from './memberRecords';
 import { SessionRecords } from './sessionRecords';
@@ -225,6 +226,8 @@ export class SqliteStore implements Store {
   private readonly viewRecords: ViewRecords;
   private readonly workspaceRecords: WorkspaceRecords;
   private readonly labelRecords: LabelRecords;
+  /** The event log's reads on the handle (store/eventLog.ts); its appends and pruning are still sqliteEventLog.ts's. */
+  private readonly eventLog: EventLog;
 
   constructor(filename: string) {
     this.db = new Database(filename);
@@ -245,6 +248,7 @@ export class SqliteStore implements Store {
     this.memberRecords = new MemberRecords(handle);
     this.sourceRecords = new SourceRecords(handle);
     this.workspaceRecords = new WorkspaceRecords(handle);
+    this.eventLog = new EventLog(handle);
     // The events of an aggregate's change, appended by the store's own event log on the same connection, in its transaction.
     const appender: EventAppender = { append: async (_tx, workspaceId, events, at) => this.log.append(workspaceId, events, at) };
     this.viewRecords = new ViewRecords(handle, appender);
@@ -1184,15 +1188,15 @@ export class SqliteStore implements Store {
   }
 
   async currentSequence(workspaceId: string, userId: string): Promise<number> {
-    return this.log.current(workspaceId, userId);
+    return this.eventLog.current(workspaceId, userId);
   }
 
   async eventLogBounds(workspaceId: string, userId: string): Promise<EventLogBounds> {
-    return this.log.bounds(workspaceId, userId);
+    return this.eventLog.bounds(workspaceId, userId);
   }
 
   async eventsAfter(workspaceId: string, userId: string, after: number, limit = 10_000): Promise<StoredEvent[]> {
-    return this.log.after(workspaceId, userId, after, limit);
+    return this.eventLog.after(workspaceId, userId, after, limit);
   }
 
   async pruneEventLog(before: number, maxPerMember: number): Promise<EventLogPruned> {

@@ -6,7 +6,7 @@
  * last sequence apart from the rows, so it never goes down when they are pruned.
  */
 import type Database from 'better-sqlite3';
-import type { EventLogBounds, EventLogPruned, MemberEvent, SentMessage, StoredEvent } from './types';
+import type { EventLogPruned, MemberEvent, SentMessage, StoredEvent } from './types';
 
 type Statements = (sql: string) => Database.Statement;
 
@@ -26,16 +26,10 @@ export class SqliteEventLog {
    * The member's last sequence, from the database: a transaction that rolled back leaves no trace (an in-memory
    * counter kept the rolled-back numbers), and another writer's appends on the connection are seen.
    */
-  current(workspaceId: string, userId: string): number {
+  private current(workspaceId: string, userId: string): number {
     const row = this.st(`SELECT last_sequence FROM event_sequences WHERE workspace_id = ? AND user_id = ?`).get(workspaceId, userId) as
       { last_sequence: number } | undefined;
     return row?.last_sequence ?? 0;
-  }
-
-  bounds(workspaceId: string, userId: string): EventLogBounds {
-    const row = this.st(`SELECT pruned_through FROM event_sequences WHERE workspace_id = ? AND user_id = ?`).get(workspaceId, userId) as
-      { pruned_through: number } | undefined;
-    return { current: this.current(workspaceId, userId), replayableFrom: row?.pruned_through ?? 0 };
   }
 
   /** Must run inside a transaction (the change the events tell of commits with them, or neither does). */
@@ -57,13 +51,6 @@ export class SqliteEventLog {
     );
     for (const { userId, sequence } of last.values()) upsert.run(workspaceId, userId, sequence);
     return out;
-  }
-
-  after(workspaceId: string, userId: string, after: number, limit: number): StoredEvent[] {
-    const rows = this.st(
-      `SELECT sequence, type, data, created_at FROM events WHERE workspace_id = ? AND user_id = ? AND sequence > ? ORDER BY sequence LIMIT ?`,
-    ).all(workspaceId, userId, after, limit) as Array<{ sequence: number; type: string; data: string; created_at: number }>;
-    return rows.map((row) => ({ type: row.type, data: JSON.parse(row.data) as unknown, sequence: row.sequence, timestamp: row.created_at }));
   }
 
   /**
