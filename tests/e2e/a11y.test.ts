@@ -36,6 +36,16 @@ async function setTheme(theme: (typeof THEMES)[number]): Promise<void> {
 
 /** The critical and serious violations of the page as it is now, in both themes, one readable line per element. */
 async function violations(): Promise<string[]> {
+  // A screen that is still fading in (the drawer's 160 ms) shows blended colours: read it once its entrance is over
+  // (the finite animations; spinners run forever).
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((animation) => animation.effect?.getComputedTiming().iterations !== Infinity)
+        .map((animation) => animation.finished.catch(() => undefined)),
+    ),
+  );
   const lines: string[] = [];
   for (const theme of THEMES) {
     await setTheme(theme);
