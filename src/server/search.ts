@@ -4,12 +4,13 @@
  * weighed by its age.
  */
 import { tsToMs } from '../model/ts';
+import type { TextQuery } from './store/types';
 
-/** The FTS5 query of the member's text: quoted words (no operators), the last one a prefix; null when there is no word. */
-export function ftsQuery(text: string): string | null {
+/** The full-text query of the member's text: its words (no operators), all required, the last one a prefix; null when there is no word. */
+export function textQuery(text: string): TextQuery | null {
   const words = text.toLowerCase().match(/[\p{L}\p{N}]+/gu);
   if (!words?.length) return null;
-  return words.map((w, i) => `"${w}"${i === words.length - 1 ? '*' : ''}`).join(' ');
+  return { words, lastIsPrefix: true };
 }
 
 /** 0 for an exact name, 1 for a name that starts with the text, 2 otherwise. */

@@ -1,7 +1,8 @@
 /** GET /api/search over real HTTP (SPEC §7.5, issue 5 §1). */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConversationSummary, User } from '../../src/model/types';
-import { ftsQuery, messageScore } from '../../src/server/search';
+import { messageScore, textQuery } from '../../src/server/search';
+import { fts5Query, tsQuery } from '../../src/server/store/searchRecords';
 import { api, signIn, startTestServer, type TestServer } from './helpers';
 
 let server: TestServer;
@@ -41,10 +42,15 @@ describe('search: inputs', () => {
     expect((await api(server.url)('/api/search?q=deploy')).status).toBe(401);
   });
 
-  it('builds FTS queries from words only, the last one a prefix', () => {
-    expect(ftsQuery('Deploy the API')).toBe('"deploy" "the" "api"*');
-    expect(ftsQuery('"quoted" OR NEAR(x)')).toBe('"quoted" "or" "near" "x"*');
-    expect(ftsQuery('— ?!')).toBeNull();
+  it('builds full-text queries from words only, the last one a prefix, for FTS5 and for PostgreSQL', () => {
+    expect(textQuery('Deploy the API')).toEqual({ words: ['deploy', 'the', 'api'], lastIsPrefix: true });
+    expect(fts5Query(textQuery('Deploy the API')!)).toBe('"deploy" "the" "api"*');
+    expect(fts5Query(textQuery('"quoted" OR NEAR(x)')!)).toBe('"quoted" "or" "near" "x"*');
+    expect(tsQuery(textQuery("Deploy the API's & !(x | y:*)")!)).toBe("'deploy' & 'the' & 'api' & 's' & 'x' & 'y':*");
+    expect(tsQuery({ words: ["it's", 'fine'], any: true })).toBe("('it' & 's') | 'fine'");
+    expect(fts5Query({ words: ['say "hi"'], any: true })).toBe('"say ""hi"""');
+    expect(tsQuery({ words: ['—'] })).toBeNull();
+    expect(textQuery('— ?!')).toBeNull();
   });
 
   it('weighs relevance against age', () => {

@@ -10,7 +10,7 @@ import type { AiCategory, ConversationSummary, ConversationUpdateData } from '..
 import { emojify } from '../../model/emoji';
 import type { LiveHub } from '../live/hub';
 import type { ServerLogger } from '../log';
-import type { AiLabel, Session, Store, UnreadConversation } from '../store/types';
+import type { AiLabel, Session, Store, TextQuery, UnreadConversation } from '../store/types';
 import { messageScore } from '../search';
 import { AiBudget, DEFAULT_DAILY_TOKENS } from './budget';
 import { CatchupSessions } from './catchupSessions';
@@ -366,8 +366,7 @@ export class AiService {
     const { store } = this.deps;
     const terms = searchTerms(question);
     if (terms.length === 0) return { retrieved: [], iterations: 0 };
-    const quoted = terms.map((t) => `"${t.replace(/"/g, '""')}"`);
-    const queries = [quoted.join(' AND '), quoted.join(' OR ')];
+    const queries: TextQuery[] = [{ words: terms }, { words: terms, any: true }];
     const seen = new Map<string, { hit: Awaited<ReturnType<Store['searchMessages']>>[number]; score: number }>();
     let iterations = 0;
     const now = this.deps.now();

@@ -13,7 +13,7 @@ import type { ConversationSummary, User, UserData } from '../../model/types';
 import type { AppContext, AppEnv } from '../context';
 import { parseQuery } from '../http';
 import { mentionsOf } from '../mentions';
-import { ftsQuery, messageScore, nameRank } from '../search';
+import { messageScore, nameRank, textQuery } from '../search';
 
 const querySchema = z.object({
   q: z
@@ -69,11 +69,11 @@ export function searchRoutes(ctx: AppContext) {
     }
 
     const messages: Array<Record<string, unknown>> = [];
-    const fts = ftsQuery(q);
-    if (want('messages') && fts) {
+    const query = textQuery(q);
+    if (want('messages') && query) {
       const now = ctx.clock.now();
       // The 200 newest matches at least, re-ranked by relevance weighed against age.
-      const hits = (await ctx.store.searchMessages(s.workspaceId, s.userId, fts, Math.max(200, limit * 10)))
+      const hits = (await ctx.store.searchMessages(s.workspaceId, s.userId, query, Math.max(200, limit * 10)))
         .map((hit) => ({ hit, score: messageScore(hit.bm25, hit.ts, now) }))
         .sort((a, b) => b.score - a.score || (b.hit.ts > a.hit.ts ? 1 : -1))
         .slice(0, limit);

@@ -14,7 +14,11 @@
  */
 import type { Db } from './db';
 import type { Migration } from './migrate';
-import type { EventLogBounds, MemberEvent, StoredEvent } from './types';
+import { greatest, indexedBy } from './sql';
+import type { EventLogBounds, EventLogPruned, MemberEvent, StoredEvent } from './types';
+
+/** Rows deleted per transaction when pruning (a few milliseconds each). */
+const PRUNE_CHUNK = 2_000;
 
 export const NOTIFY_CHANNEL = 'sift_events';
 
@@ -108,6 +112,57 @@ export class EventLog {
       for (const userId of counts.keys())
         await tx.run('SELECT pg_notify(?, ?)', [NOTIFY_CHANNEL, JSON.stringify([workspaceId, userId, next.get(userId)! - 1])]);
     return out;
+  }
+
+  /** Appends a batch in a transaction of its own (events that tell of no stored change). */
+  appendAlone(workspaceId: string, events: readonly MemberEvent[], at: number): Promise<Array<StoredEvent & { userId: string }>> {
+    return this.db.transaction((tx) => this.append(tx, workspaceId, events, at));
+  }
+
+  /**
+   * The retention (issue 14 §2). Per member, the newest sequence to drop is the larger of the newest written
+   * before `before` (a clock that stepped back leaves no hole: everything up to it goes) and `last - maxPerMember`.
+   * The member's replayableFrom rises first, then the rows go in short transactions, yielding to the event loop
+   * between them, so a large first pass never blocks the server for long; the sends remembered before `before`
+   * go too. Sequences have no holes and pruning only removes a member's oldest run, so what remains replays whole.
+   */
+  async prune(before: number, maxPerMember: number): Promise<EventLogPruned> {
+    const db = this.db;
+    const through = new Map<string, { workspaceId: string; userId: string; sequence: number }>();
+    const raise = (workspaceId: string, userId: string, sequence: number) => {
+      const key = `${workspaceId}\u0000${userId}`;
+      if ((through.get(key)?.sequence ?? 0) < sequence) through.set(key, { workspaceId, userId, sequence });
+    };
+    type Row = { workspace_id: string; user_id: string; s: number };
+    const old = await db.all<Row>(
+      `SELECT workspace_id, user_id, max(sequence) AS s FROM events${indexedBy(db, 'events_by_time')} WHERE created_at < ? GROUP BY workspace_id, user_id`,
+      [before],
+    );
+    const long = await db.all<Row>(`SELECT workspace_id, user_id, last_sequence - ? AS s FROM event_sequences WHERE last_sequence - pruned_through > ?`, [
+      maxPerMember,
+      maxPerMember,
+    ]);
+    for (const row of [...old, ...long]) raise(row.workspace_id, row.user_id, row.s);
+    let events = 0;
+    for (const { workspaceId, userId, sequence } of through.values()) {
+      await db.run(`UPDATE event_sequences SET pruned_through = ${greatest(db, 'pruned_through', '?')} WHERE workspace_id = ? AND user_id = ?`, [
+        sequence,
+        workspaceId,
+        userId,
+      ]);
+      for (;;) {
+        const dropped = await db.run(
+          `DELETE FROM events WHERE workspace_id = ? AND user_id = ? AND sequence IN
+             (SELECT sequence FROM events WHERE workspace_id = ? AND user_id = ? AND sequence <= ? ORDER BY sequence LIMIT ?)`,
+          [workspaceId, userId, workspaceId, userId, sequence, PRUNE_CHUNK],
+        );
+        events += dropped;
+        await new Promise((resolve) => setImmediate(resolve));
+        if (dropped < PRUNE_CHUNK) break;
+      }
+    }
+    const sends = await db.run(`DELETE FROM message_sends WHERE created_at < ?`, [before]);
+    return { members: through.size, events, sends };
   }
 
   async current(workspaceId: string, userId: string): Promise<number> {

@@ -3,10 +3,7 @@
  * transaction, and bumps `user_version`. Append new entries; never edit a shipped one.
  */
 import type Database from 'better-sqlite3';
-import { QUIET_SUBTYPES } from '../../model/slack';
-
-/** SQL list of the subtypes that are no news (system lines, tombstones): never unread, a preview or a search hit. */
-export const QUIET_SUBTYPES_SQL = `(${[...QUIET_SUBTYPES].map((s) => `'${s}'`).join(', ')})`;
+import { QUIET_SUBTYPES_SQL } from './sql';
 
 export const MIGRATIONS: readonly string[] = [
   // 1: the workspace, its members' state, sessions and the event log.

@@ -128,6 +128,15 @@ export interface MessageHit {
   bm25: number;
 }
 
+/** A full-text query: the member's words (lower case, letters and digits), all required unless `any`. */
+export interface TextQuery {
+  words: readonly string[];
+  /** Any one word matches (the AI's second pass), instead of all of them. */
+  any?: boolean;
+  /** The last word matches as a prefix (the member is still typing it). */
+  lastIsPrefix?: boolean;
+}
+
 export interface ListOptions {
   type?: ConversationType;
   /** Activity order only: start after this conversation (keyset paging, no OFFSET cost). */
@@ -385,11 +394,11 @@ export interface Store {
   /** The ts of the newest message by someone else than `userId` (what 'mark unread' steps back before). */
   latestFromOthers(workspaceId: string, conversationId: string, userId: string): Promise<{ ts: string; before: string } | null>;
   /**
-   * The newest messages matching an FTS5 query in conversations the member belongs to, with
-   * their bm25, for the caller to re-rank (taking the newest lets SQLite stop early instead of
-   * scoring every hit of a common word).
+   * The newest messages matching a full-text query in conversations the member belongs to, with
+   * their relevance (as bm25), for the caller to re-rank (taking the newest lets the engine stop
+   * early instead of scoring every hit of a common word).
    */
-  searchMessages(workspaceId: string, userId: string, ftsQuery: string, limit: number): Promise<MessageHit[]>;
+  searchMessages(workspaceId: string, userId: string, query: TextQuery, limit: number): Promise<MessageHit[]>;
   /** The member's conversations whose name (or dm person) contains the text, case-insensitively. */
   searchConversations(workspaceId: string, userId: string, text: string, limit: number): Promise<ConversationSummary[]>;
   /** People of the workspace whose names contain the text, case-insensitively. */

@@ -172,7 +172,7 @@ describe('refinement', () => {
 
 describe('answers', () => {
   it('answers from the member’s own messages, with sources that open in Sift', async () => {
-    const hits = await server.store.searchMessages(WS, ME, '"deploy"', 5);
+    const hits = await server.store.searchMessages(WS, ME, { words: ['deploy'] }, 5);
     expect(hits.length).toBeGreaterThan(0);
     const res = await call<{
       answer: string;

@@ -36,7 +36,7 @@ describe('applySourceBatch', () => {
     expect(await store.countMessages(WS)).toBe(3);
     const c = await store.getConversation(WS, 'UME', 'C1');
     expect(c).toMatchObject({ message_count: 3, unread_count: 2, last_read: '1700000001.000100', latest_message: { ts: '1700000003.000100', text: 'three' } });
-    expect(await store.searchMessages(WS, 'UME', 'two', 10)).toHaveLength(1);
+    expect(await store.searchMessages(WS, 'UME', { words: ['two'] }, 10)).toHaveLength(1);
     await store.close();
   });
 
@@ -56,7 +56,7 @@ describe('applySourceBatch', () => {
       latest_activity: 1700000004,
       latest_message: { ts: '1700000004.000100', text: 'three', user: 'UYOU' },
     });
-    expect(await store.searchMessages(WS, 'UME', `"${text.split(' ').at(-1)!.replace(/\W/g, '')}"`, 10)).toEqual([]);
+    expect(await store.searchMessages(WS, 'UME', { words: [text.split(' ').at(-1)!.replace(/\W/g, '')] }, 10)).toEqual([]);
     // A bot's post (subtype bot_message) is news: unread, the preview, and searchable through its derived text.
     await store.applySourceBatch(
       WS,
@@ -68,7 +68,7 @@ describe('applySourceBatch', () => {
       2,
     );
     expect(await store.getConversation(WS, 'UME', 'C1')).toMatchObject({ unread_count: 3, latest_message: { text: 'Deploy finished: quasar build' } });
-    expect(await store.searchMessages(WS, 'UME', 'quasar', 10)).toHaveLength(1);
+    expect(await store.searchMessages(WS, 'UME', { words: ['quasar'] }, 10)).toHaveLength(1);
     await store.close();
   });
 
@@ -93,8 +93,8 @@ describe('applySourceBatch', () => {
     expect(written.events).toHaveLength(1);
     const c = await store.getConversation(WS, 'UME', 'C1');
     expect(c).toMatchObject({ message_count: 2, unread_count: 1, latest_message: { text: 'three (edited)' } });
-    expect(await store.searchMessages(WS, 'UME', 'edited', 10)).toHaveLength(1);
-    expect(await store.searchMessages(WS, 'UME', 'two', 10)).toHaveLength(0);
+    expect(await store.searchMessages(WS, 'UME', { words: ['edited'] }, 10)).toHaveLength(1);
+    expect(await store.searchMessages(WS, 'UME', { words: ['two'] }, 10)).toHaveLength(0);
     expect(await store.getConversation(WS, 'UYOU', 'C1')).toBeNull();
     await store.close();
   });
