@@ -1,8 +1,9 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 
-// Three projects: fast node tests, UI tests on happy-dom, and end-to-end tests in Chromium
-// (one file at a time: they start real servers and a real browser).
+// Four projects: fast node tests (the server's on SQLite), the server's tests again on a real PostgreSQL (issue 15
+// §3: the same files, SIFT_TEST_DB=postgres), UI tests on happy-dom, and end-to-end tests in Chromium (one file at a
+// time: they start real servers and a real browser).
 export default defineConfig({
   plugins: [react()],
   test: {
@@ -14,6 +15,20 @@ export default defineConfig({
           environment: 'node',
           include: ['tests/{model,streams,worker,server}/**/*.test.ts'],
           testTimeout: 20_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'server-postgres',
+          environment: 'node',
+          include: ['tests/server/**/*.test.ts'],
+          // Already on both engines, or no store at all.
+          exclude: ['tests/server/{storeRecords,eventLog,leadership,twoServers,layers,errors,serviceWorker}.test.ts'],
+          env: { SIFT_TEST_DB: 'postgres' },
+          globalSetup: ['tests/server/postgresSetup.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
         },
       },
       {

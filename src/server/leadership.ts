@@ -122,3 +122,21 @@ export function lead(options: LeadOptions): Leadership {
     },
   };
 }
+
+/**
+ * Runs `fn` on one server at a time (the demo workspace's first generation: the second server to start waits, then
+ * finds the workspace there): PostgreSQL's session-level advisory lock of that name, held on a connection of its
+ * own for the run. On SQLite (no url) it simply runs.
+ */
+export async function oneAtATime<T>(url: string | undefined, name: string, fn: () => Promise<T>): Promise<T> {
+  if (!url) return fn();
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query('SELECT pg_advisory_lock($1, $2)', [LOCK_SPACE, lockKey(name)]);
+    return await fn();
+  } finally {
+    // Ending the session frees the lock, whether fn succeeded or not.
+    await client.end().catch(() => undefined);
+  }
+}

@@ -23,13 +23,17 @@ import { createOpenAiProvider } from './ai/openai';
 import { DEFAULT_DAILY_TOKENS } from './ai/budget';
 import { jsonLogger, type ServerLogLevel } from './log';
 import { SqliteStore } from './store/sqlite';
+import { openPostgresStore } from './store/postgres';
+import type { PostgresOptions } from './store/db';
+import { bridgeNotifications } from './live/bridge';
 import { DemoSource } from './sources/demoSource';
 import { SlackSource } from './sources/slack/source';
 import { slackConfigFromEnv, type SlackConfig } from './sources/slack/config';
 import { startSimulator } from './sources/simulator';
 import type { DemoSize } from './sources/demo/generator';
 import { closeServer } from './live/shutdown';
-import { lead } from './leadership';
+import { lead, oneAtATime } from './leadership';
+import { readFileSync } from 'node:fs';
 
 export interface ServerOptions {
   port: number;
@@ -52,6 +56,8 @@ export interface ServerOptions {
   aiDailyTokens: number;
   /** The event log's retention (SIFT_EVENT_RETENTION_DAYS, SIFT_EVENT_RETENTION_MAX). */
   eventRetention: EventRetention;
+  /** PostgreSQL (DATABASE_URL): several servers share it; absent: the embedded SQLite file under dataDir. */
+  database?: { url: string; poolSize: number; ssl?: PostgresOptions['ssl'] };
 }
 
 /** Which AI provider the server runs: the local one (default), an OpenAI-compatible server, or none. */
@@ -110,6 +116,7 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): ServerOpti
   };
   const host = env.HOST ?? '127.0.0.1';
   const slack = slackConfigFromEnv(env);
+  const database = databaseFromEnv(env, positiveWhole);
   // Demo mode signs anyone in as any member: it is for this machine only, unless asked for explicitly.
   if (!slack && !isLoopback(host) && env.SIFT_DEMO_ALLOW_REMOTE !== '1') {
     throw new Error(`the demo workspace signs anyone in as any member, so it listens on loopback only; HOST=${host} needs SIFT_DEMO_ALLOW_REMOTE=1`);
@@ -137,7 +144,36 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): ServerOpti
       positive('SIFT_EVENT_RETENTION_DAYS', DEFAULT_EVENT_RETENTION_DAYS),
       positiveWhole('SIFT_EVENT_RETENTION_MAX', DEFAULT_EVENT_RETENTION_MAX),
     ),
+    ...(database ? { database } : {}),
   };
+}
+
+/**
+ * DATABASE_URL selects PostgreSQL (issue 15): `postgres://user:password@host:5432/sift`, TLS by its `sslmode`
+ * (node-postgres reads it) or SIFT_DB_CA_FILE (a CA certificate the server's must chain to; verified). The pool
+ * holds SIFT_DB_POOL_SIZE connections (10).
+ */
+function databaseFromEnv(env: NodeJS.ProcessEnv, positiveWhole: (name: string, fallback: number) => number): ServerOptions['database'] {
+  const url = env.DATABASE_URL?.trim();
+  if (!url) return undefined;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new Error('DATABASE_URL must be a postgres:// URL (postgres://user:password@host:5432/sift)');
+  }
+  if (parsed.protocol !== 'postgres:' && parsed.protocol !== 'postgresql:')
+    throw new Error(`DATABASE_URL must be a postgres:// URL, not ${parsed.protocol}// (SQLite needs no DATABASE_URL)`);
+  const caFile = env.SIFT_DB_CA_FILE?.trim();
+  let ssl: PostgresOptions['ssl'];
+  if (caFile) {
+    try {
+      ssl = { ca: readFileSync(caFile, 'utf8'), rejectUnauthorized: true };
+    } catch (error) {
+      throw new Error(`SIFT_DB_CA_FILE could not be read: ${(error as Error).message}`);
+    }
+  }
+  return { url, poolSize: positiveWhole('SIFT_DB_POOL_SIZE', 10), ...(ssl ? { ssl } : {}) };
 }
 
 /** Whether a HOST is this machine only. */
@@ -149,17 +185,25 @@ export function isLoopback(host: string): boolean {
 export async function startServer(options: ServerOptions) {
   const logger = jsonLogger(undefined, options.logLevel);
   mkdirSync(options.dataDir, { recursive: true });
+  const database = options.database;
   // One database file per demo size, so switching size never mixes two workspaces; Slack has its own.
   const file = join(options.dataDir, options.slack ? 'sift-slack.db' : options.size === 'small' ? 'sift.db' : `sift-${options.size}.db`);
-  const store = new SqliteStore(file);
+  const store = database
+    ? await openPostgresStore(database.url, {
+        poolSize: database.poolSize,
+        ...(database.ssl ? { ssl: database.ssl } : {}),
+        onError: (error) => logger.log('warn', 'a database connection failed; the pool replaces it', { error: error.message }),
+      })
+    : new SqliteStore(file);
   const clock = { now: () => Date.now() };
   const source = options.slack
     ? new SlackSource({ config: options.slack, dataDir: options.dataDir, now: clock.now, logger })
     : new DemoSource({ seed: options.seed, size: options.size, now: clock.now, logger });
   const started = performance.now();
-  await source.prepare(store);
+  // Several servers starting together on one database: the first generates the demo workspace, the others wait and find it.
+  await oneAtATime(database?.url, 'workspace-prepare', () => source.prepare(store));
   logger.log('info', 'workspace ready', {
-    file,
+    store: database ? 'postgres' : file,
     source: source.mode,
     size: options.slack ? undefined : options.size,
     ms: Math.round(performance.now() - started),
@@ -195,28 +239,36 @@ export async function startServer(options: ServerOptions) {
   if (source instanceof SlackSource && !source.config.publicUrl) source.config.publicUrl = url;
   logger.log('info', 'listening', { url, ai: ctx.ai ? `${ctx.ai.provider.kind} (${ctx.ai.provider.model})` : 'off' });
 
+  // Events other servers commit reach this server's streams (PostgreSQL's LISTEN/NOTIFY).
+  const notifications = database ? await bridgeNotifications(database.url, ctx.hub, logger) : null;
   // Background work runs once across servers (leadership.ts): on SQLite, the one server leads at once.
   const simulator =
     source instanceof DemoSource && options.simulatorRate > 0
       ? lead({
+          url: database?.url,
           name: 'demo-simulator',
           logger,
           start: () => startSimulator({ store, hub: ctx.hub, now: clock.now, ratePerMinute: options.simulatorRate, seed: options.seed, source, logger }),
         })
       : null;
   const pruning = lead({
+    url: database?.url,
     name: 'event-log-pruning',
     logger,
     start: () => startEventLogPruning({ store, now: clock.now, retention: options.eventRetention, logger }),
   });
   // Slack: live events through Socket Mode, or polling without an app token.
-  const stopSlack = source instanceof SlackSource ? await source.start({ hub: ctx.hub }) : async () => {};
+  const stopSlack =
+    source instanceof SlackSource
+      ? await source.start({ hub: ctx.hub, runOnce: (name, start) => lead({ url: database?.url, name, logger, start }) })
+      : async () => {};
 
   const close = async () => {
     await simulator?.stop();
     await pruning.stop();
     await stopSlack();
     await closeServer(server, ctx.hub);
+    await notifications?.close();
     await store.close();
   };
   return { url, port, close, store, hub: ctx.hub };

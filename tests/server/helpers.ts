@@ -5,7 +5,8 @@ import { serve } from '@hono/node-server';
 import { createParser } from 'eventsource-parser';
 import { createApp } from '../../src/server/app';
 import { jsonLogger } from '../../src/server/log';
-import { SqliteStore } from '../../src/server/store/sqlite';
+import type { SiftStore } from '../../src/server/store/store';
+import { openTestStore } from './testStore';
 import { DemoSource } from '../../src/server/sources/demoSource';
 import type { LiveEvent } from '../../src/model/types';
 import type { AiProvider } from '../../src/server/ai/types';
@@ -18,7 +19,7 @@ export const FIXED_NOW = Date.UTC(2026, 10, 20, 15, 0, 0);
 
 export interface TestServer {
   url: string;
-  store: SqliteStore;
+  store: SiftStore;
   source: DemoSource;
   logLines: string[];
   hub: LiveHub;
@@ -41,7 +42,7 @@ export async function startTestServer(
     port?: number;
   } = {},
 ): Promise<TestServer> {
-  const store = new SqliteStore(options.file ?? ':memory:');
+  const store = await openTestStore(options.file);
   const now = options.now ?? (() => Date.now());
   const source = new DemoSource({ seed: 42, size: 'small', now: () => FIXED_NOW });
   await source.prepare(store);

@@ -5,15 +5,16 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mentionsOf } from '../../src/server/mentions';
-import { SqliteStore } from '../../src/server/store/sqlite';
+import type { SiftStore } from '../../src/server/store/store';
+import { openTestStore } from './testStore';
 import type { Message } from '../../src/model/types';
 
 const WS = 'T1';
-let store: SqliteStore;
+let store: SiftStore;
 const message = (text: string, extra: Partial<Message> = {}): Message => ({ ts: '1700000000.000100', channel: 'C1', text, ...extra });
 
 beforeEach(async () => {
-  store = new SqliteStore(':memory:');
+  store = await openTestStore();
   await store.upsertWorkspace({ id: WS, name: 'W', source: 'slack' });
   await store.importBatch(WS, {
     users: [],

@@ -8,6 +8,7 @@ import type { ConversationSummary } from '../../src/model/types';
 import { eventRetentionFromDays, pruneEventLog } from '../../src/server/live/retention';
 import { DEMO_WORKSPACES } from '../../src/server/sources/demoSource';
 import { FIXED_NOW, api, signIn, startTestServer, type TestServer } from './helpers';
+import { selectRow } from './testStore';
 
 const MAIN = DEMO_WORKSPACES[0]!;
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -30,7 +31,7 @@ afterAll(async () => {
 
 const channel = () => conversations.find((c) => c.type === 'channel' && c.member_ids.length > 2 && c.member_ids.includes(MAIN.memberUserId))!;
 const sequenceOf = (userId: string) => server.store.currentSequence(MAIN.id, userId);
-const countText = (text: string) => (server.store.db.prepare(`SELECT count(*) AS n FROM messages WHERE text = ?`).get(text) as { n: number }).n;
+const countText = async (text: string) => (await selectRow<{ n: number }>(server.store, `SELECT count(*) AS n FROM messages WHERE text = ?`, [text]))!.n;
 const path = (id: string, action: string) => `/api/conversations/${encodeURIComponent(id)}/${action}`;
 
 describe('POST /api/messages/send with a client_msg_id', () => {
@@ -46,7 +47,7 @@ describe('POST /api/messages/send with a client_msg_id', () => {
     expect(again.status).toBe(200);
     expect(again.body).toEqual(first.body);
     expect(again.body).toMatchObject({ success: true, ts: first.body.ts, message: { client_msg_id: body.client_msg_id, text: body.text } });
-    expect(countText(body.text)).toBe(1);
+    expect(await countText(body.text)).toBe(1);
     expect(await sequenceOf(MAIN.memberUserId)).toBe(mine + 1);
     expect(await sequenceOf(other)).toBe(theirs + 1);
   });
@@ -56,7 +57,7 @@ describe('POST /api/messages/send with a client_msg_id', () => {
     const answers = await Promise.all([call('/api/messages/send', { body }), call('/api/messages/send', { body })]);
     expect(answers.map((a) => a.status)).toEqual([200, 200]);
     expect(answers[1]!.body.ts).toBe(answers[0]!.body.ts);
-    expect(countText(body.text)).toBe(1);
+    expect(await countText(body.text)).toBe(1);
   });
 
   it('is per member: another member may use the same id', async () => {
@@ -68,7 +69,7 @@ describe('POST /api/messages/send with a client_msg_id', () => {
     const theirs = await api(server.url, token)('/api/messages/send', { body: { channel: c.id, text: 'theirs, with the same id', client_msg_id: id } });
     expect(theirs.status).toBe(200);
     expect(theirs.body.message).toMatchObject({ user: other, text: 'theirs, with the same id' });
-    expect(countText('theirs, with the same id')).toBe(1);
+    expect(await countText('theirs, with the same id')).toBe(1);
   });
 
   it('forgets a send once the event log retention has passed', async () => {
@@ -78,7 +79,7 @@ describe('POST /api/messages/send with a client_msg_id', () => {
     const pruned = await pruneEventLog({ store: server.store, now: () => clock.now, retention: eventRetentionFromDays(7, 50_000) });
     expect(pruned.sends).toBeGreaterThanOrEqual(1);
     expect((await call('/api/messages/send', { body })).status).toBe(200);
-    expect(countText(body.text)).toBe(2);
+    expect(await countText(body.text)).toBe(2);
   });
 
   it.each([
@@ -91,7 +92,7 @@ describe('POST /api/messages/send with a client_msg_id', () => {
     const res = await call('/api/messages/send', { body: { channel: channel().id, text, client_msg_id: id } });
     expect(res.status).toBe(400);
     expect(res.body.error).toMatch(/client_msg_id/);
-    expect(countText(text)).toBe(0);
+    expect(await countText(text)).toBe(0);
   });
 
   it('accepts a 64-character id', async () => {

@@ -16,6 +16,8 @@ import { join } from 'node:path';
 import pg from 'pg';
 
 export interface RunningPostgres {
+  /** The cluster's own `postgres` database (to create databases from). */
+  adminUrl: string;
   /** A new empty database; answers its connection string. */
   database(): Promise<string>;
   stop(): Promise<void>;
@@ -109,6 +111,7 @@ export async function startPostgres(): Promise<RunningPostgres> {
   }
   let databases = 0;
   return {
+    adminUrl: admin,
     async database() {
       const name = `sift_${++databases}`;
       const client = new pg.Client({ connectionString: admin });

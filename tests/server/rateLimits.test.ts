@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, FIXED_NOW, signIn, startTestServer, type TestServer } from './helpers';
 import { createApp, type AppConfig } from '../../src/server/app';
-import { SqliteStore } from '../../src/server/store/sqlite';
+import { openTestStore } from './testStore';
 import { DemoSource } from '../../src/server/sources/demoSource';
 import { createLocalProvider } from '../../src/server/ai/local/provider';
 import { addressKey, DEFAULT_RATE_LIMITS, rateLimitsFromEnv, type RateLimitConfig } from '../../src/server/rateLimits';
@@ -73,7 +73,7 @@ describe('the default limits, over HTTP', () => {
 
 /** The app with injected limits, asked through `app.request`, each request from a given connection address. */
 async function appWith(rateLimits: RateLimitConfig) {
-  const store = new SqliteStore(':memory:');
+  const store = await openTestStore();
   const source = new DemoSource({ seed: 42, size: 'small', now: () => FIXED_NOW });
   await source.prepare(store);
   const config: AppConfig = { rateLimits };

@@ -5,7 +5,8 @@ import { serve } from '@hono/node-server';
 import { createApp } from '../../src/server/app';
 import { createLocalProvider } from '../../src/server/ai/local/provider';
 import { jsonLogger } from '../../src/server/log';
-import { SqliteStore } from '../../src/server/store/sqlite';
+import type { SiftStore } from '../../src/server/store/store';
+import { openTestStore } from './testStore';
 import { SlackSource } from '../../src/server/sources/slack/source';
 import { DEFAULT_RATE_POLICY, SLACK_USER_SCOPES, type RatePolicy, type SlackConfig } from '../../src/server/sources/slack/config';
 import type { LiveHub } from '../../src/server/live/hub';
@@ -15,7 +16,7 @@ import { sessionTokenOf } from './helpers';
 export interface SlackTestServer {
   url: string;
   fake: FakeSlack;
-  store: SqliteStore;
+  store: SiftStore;
   source: SlackSource;
   hub: LiveHub;
   logLines: string[];
@@ -38,7 +39,7 @@ export async function startSlackTestServer(
   } = {},
 ): Promise<SlackTestServer> {
   const fake = options.fakeSlack ?? (await startFakeSlack({ size: 'small', ...options.fake }));
-  const store = new SqliteStore(options.file ?? ':memory:');
+  const store = await openTestStore(options.file);
   const logLines: string[] = [];
   const logger = jsonLogger((line) => logLines.push(line), 'debug');
   const config: SlackConfig = {

@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConversationSummary } from '../../src/model/types';
 import { api, signIn, startTestServer, type TestServer } from './helpers';
+import { selectRow } from './testStore';
 
 let server: TestServer;
 let member: ReturnType<typeof api>;
@@ -72,9 +73,11 @@ describe('replying in a thread of a conversation the sender is not in', () => {
     expect(res.status).toBe(200);
     expect(res.body.channel).toBe(`${own.id}:${message!.ts}`);
     // A public channel is open to every member of the workspace, as in Slack.
-    const publicChannel = (server.store as unknown as { db: { prepare(sql: string): { get(...a: unknown[]): { id: string } } } }).db
-      .prepare(`SELECT id FROM conversations WHERE workspace_id = ? AND type = 'channel' AND is_private = 0 AND member_ids NOT LIKE ? AND message_count > 0`)
-      .get(WS, '%U0SIFTME1%');
+    const publicChannel = (await selectRow<{ id: string }>(
+      server.store,
+      `SELECT id FROM conversations WHERE workspace_id = ? AND type = 'channel' AND is_private = 0 AND member_ids NOT LIKE ? AND message_count > 0 ORDER BY id LIMIT 1`,
+      [WS, '%U0SIFTME1%'],
+    ))!;
     const [first] = await server.store.listMessages(WS, publicChannel.id, 1);
     const open = await member('/api/messages/send', { body: { channel: publicChannel.id, thread_ts: first!.ts, text: 'a reply in a public channel' } });
     expect(open.status).toBe(200);

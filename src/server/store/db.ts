@@ -173,6 +173,19 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Db & {
   // Without a listener an idle connection's error would end the process (node-postgres's pool docs).
   pool.on('error', (error) => options.onError?.(error));
   const transaction: Db['transaction'] = async (fn) => {
+    // A deadlock or a serialization failure rolls the transaction back whole: it is run again, a few times. A
+    // transaction's function only reads and writes through its handle, so running it again is safe.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await once(fn);
+      } catch (error) {
+        const code = (error as { code?: string }).code;
+        if (attempt >= 3 || (code !== '40P01' && code !== '40001')) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20 * attempt));
+      }
+    }
+  };
+  const once: Db['transaction'] = async (fn) => {
     const client = await pool.connect();
     try {
       await client.query('BEGIN');

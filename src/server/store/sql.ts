@@ -40,3 +40,22 @@ export function likeLiteral(text: string): string {
 export function ilike(db: Db): string {
   return db.dialect === 'sqlite' ? 'LIKE' : 'ILIKE';
 }
+
+/**
+ * Inserts many rows into one table: on PostgreSQL as multi-row VALUES in chunks (a round trip per chunk, not per
+ * row; at most 30,000 parameters each, below the protocol's 65,535), on SQLite row by row through one prepared
+ * statement (no round trips to save). `suffix` follows the VALUES (an ON CONFLICT clause).
+ */
+export async function insertMany(tx: Db, table: string, columns: readonly string[], rows: ReadonlyArray<readonly unknown[]>, suffix = ''): Promise<void> {
+  const one = `(${columns.map(() => '?').join(', ')})`;
+  const head = `INSERT INTO ${table} (${columns.join(', ')}) VALUES `;
+  if (tx.dialect === 'sqlite') {
+    for (const row of rows) await tx.run(`${head}${one} ${suffix}`, row);
+    return;
+  }
+  const perChunk = Math.max(1, Math.floor(30_000 / columns.length));
+  for (let i = 0; i < rows.length; i += perChunk) {
+    const chunk = rows.slice(i, i + perChunk);
+    await tx.run(`${head}${chunk.map(() => one).join(', ')} ${suffix}`, chunk.flat());
+  }
+}

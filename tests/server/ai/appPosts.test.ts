@@ -6,13 +6,14 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { classifyCandidates } from '../../../src/server/ai/inputs';
 import { classifyLocally } from '../../../src/server/ai/local/classify';
-import { SqliteStore } from '../../../src/server/store/sqlite';
+import type { SiftStore } from '../../../src/server/store/store';
+import { openTestStore } from '../testStore';
 import { APP_POST_MEMBER, APP_POST_WORKSPACE, appPostConversation, loadAppPosts } from '../../fixtures/appPostWorkspace';
 import { APP_POSTS } from '../../fixtures/slackAppPosts';
 
-let store: SqliteStore;
+let store: SiftStore;
 beforeEach(async () => {
-  store = new SqliteStore(':memory:');
+  store = await openTestStore();
   await loadAppPosts(store);
 });
 afterEach(async () => store.close());

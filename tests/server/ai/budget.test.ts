@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createApp, type AppConfig } from '../../../src/server/app';
-import { SqliteStore } from '../../../src/server/store/sqlite';
+import type { SiftStore } from '../../../src/server/store/store';
+import { openTestStore } from '../testStore';
 import { DemoSource } from '../../../src/server/sources/demoSource';
 import { createOpenAiProvider } from '../../../src/server/ai/openai';
 import { createLocalProvider } from '../../../src/server/ai/local/provider';
@@ -28,7 +29,7 @@ const LATE = Date.UTC(2026, 10, 20, 22, 30, 0);
 let fake: FakeOpenAi;
 let dir: string;
 let now: number;
-let stores: SqliteStore[];
+let stores: SiftStore[];
 
 beforeEach(async () => {
   fake = await startFakeOpenAi();
@@ -46,7 +47,7 @@ const remote = () => createOpenAiProvider({ baseURL: fake.url, model: 'test-mode
 
 /** The app over a database file (the same file twice is a restart). */
 async function boot(ai: AiProvider, aiDailyTokens?: number) {
-  const store = new SqliteStore(join(dir, 'sift.db'));
+  const store = await openTestStore(join(dir, 'sift.db'));
   stores.push(store);
   const source = new DemoSource({ seed: 42, size: 'small', now: () => FIXED_NOW });
   await source.prepare(store);

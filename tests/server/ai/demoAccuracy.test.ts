@@ -6,14 +6,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { classifyCandidates, type ClassifyCandidate } from '../../../src/server/ai/inputs';
 import { classifyLocally } from '../../../src/server/ai/local/classify';
 import { DemoSource } from '../../../src/server/sources/demoSource';
-import { SqliteStore } from '../../../src/server/store/sqlite';
+import type { SiftStore } from '../../../src/server/store/store';
+import { openTestStore } from '../testStore';
 import { FIXED_NOW } from '../helpers';
 
 describe('demo accuracy', () => {
-  const store = new SqliteStore(':memory:');
+  let store: SiftStore;
   let candidates: ClassifyCandidate[] = [];
 
   beforeAll(async () => {
+    store = await openTestStore();
     await new DemoSource({ seed: 42, size: 'small', now: () => FIXED_NOW }).prepare(store);
     candidates = await classifyCandidates(store, 'T0ACMEC01', 'U0SIFTME1', { includeLabelled: true });
   });

@@ -1,10 +1,10 @@
 /** What the AI reads of a message: names resolved, the member's mentions, and who is a bot. */
 import { describe, expect, it } from 'vitest';
 import { AiDirectory } from '../../../src/server/ai/inputs';
-import { SqliteStore } from '../../../src/server/store/sqlite';
+import { openTestStore } from '../testStore';
 
 async function directory() {
-  const store = new SqliteStore(':memory:');
+  const store = await openTestStore();
   await store.upsertWorkspace({ id: 'T1', name: 'Team', domain: 'team', source: 'slack' });
   await store.importBatch('T1', {
     users: [

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { api, openStream, type StreamReader } from '../helpers';
 import { signInSlack, startSlackTestServer, until, type SlackTestServer } from '../slackHelpers';
 import type { LiveEvent, MessageUpdateData } from '../../../src/model/types';
+import { selectRow } from '../testStore';
 
 let server: SlackTestServer;
 let stream: StreamReader | undefined;
@@ -102,7 +103,7 @@ describe('Slack live events (Socket Mode)', () => {
     const later = fake.post(other, channel.id, 'a later message');
     await stream!.until((events) => updates(events, 'new_message').some((d) => d.message?.ts === later.ts));
     expect(updates(stream!.events, 'new_message').filter((d) => d.message?.ts === ts)).toHaveLength(1);
-    expect(server.store.db.prepare(`SELECT count(*) AS n FROM messages WHERE ts = ?`).get(ts)).toEqual({ n: 1 });
+    expect(await selectRow(server.store, `SELECT count(*) AS n FROM messages WHERE ts = ?`, [ts])).toEqual({ n: 1 });
     // The second copy was skipped by its event id (not only by the message's ts).
     expect(server.logLines.filter((l) => l.includes('Slack event already processed') && l.includes(sent[0]!.event_id))).toHaveLength(1);
   });
@@ -122,7 +123,7 @@ describe('sending and marking read through Slack', () => {
     // The Socket Mode echo arrives and is acknowledged; the message is stored and announced once.
     await until(() => fake.envelopes.length > 0 && fake.envelopes.every((e) => fake.acked.includes(e.envelope_id)), 5_000, 'echo acked');
     await server.source.idle();
-    expect(server.store.db.prepare(`SELECT count(*) AS n FROM messages WHERE ts = ?`).get(ts)).toEqual({ n: 1 });
+    expect(await selectRow(server.store, `SELECT count(*) AS n FROM messages WHERE ts = ?`, [ts])).toEqual({ n: 1 });
     await stream!.until((events) => updates(events, 'new_message').some((d) => d.message?.ts === ts));
     expect(updates(stream!.events, 'new_message').filter((d) => d.message?.ts === ts)).toHaveLength(1);
 
@@ -141,7 +142,7 @@ describe('sending and marking read through Slack', () => {
     await until(() => fake.envelopes.length > 0 && fake.envelopes.every((e) => fake.acked.includes(e.envelope_id)), 5_000, 'echo acked');
     await server.source.idle();
     await stream!.until((events) => updates(events, 'new_message').some((d) => d.message?.ts === ts && d.message?.client_msg_id === 'pending-1'));
-    expect(server.store.db.prepare(`SELECT count(*) AS n FROM messages WHERE ts = ?`).get(ts)).toEqual({ n: 1 });
+    expect(await selectRow(server.store, `SELECT count(*) AS n FROM messages WHERE ts = ?`, [ts])).toEqual({ n: 1 });
   });
 
   it('a Slack error on send answers its text and stores nothing', async () => {

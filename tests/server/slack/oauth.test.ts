@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { api } from '../helpers';
 import { signInSlack, startSlackTestServer, until, type SlackTestServer } from '../slackHelpers';
 import { SLACK_USER_SCOPES } from '../../../src/server/sources/slack/config';
+import { selectRow, selectRows } from '../testStore';
 
 let server: SlackTestServer;
 
@@ -56,13 +57,13 @@ describe('Slack sign-in', () => {
     expect(status.body.organizations.map((w: { id: string }) => w.id)).toEqual([server.fake.team.id]);
 
     // The stored row holds no usable token; the token works against Slack.
-    const row = server.store.db.prepare(`SELECT * FROM source_credentials`).all() as Array<{ secret: string; user_id: string }>;
+    const row = await selectRows<{ secret: string; user_id: string }>(server.store, `SELECT * FROM source_credentials`);
     expect(row).toHaveLength(1);
     expect(row[0]!.user_id).toBe(server.fake.member.id);
     expect(JSON.stringify(row)).not.toMatch(/xox/);
     const token = await server.source.vault.access(server.fake.team.id, server.fake.member.id);
     expect(token).toMatch(/^xoxp-/);
-    expect(JSON.stringify(server.store.db.prepare(`SELECT * FROM oauth_states`).all())).not.toContain('xox');
+    expect(JSON.stringify(await selectRows(server.store, `SELECT * FROM oauth_states`))).not.toContain('xox');
 
     // The first sign-in syncs in the background; no log line holds a token, and no response does.
     await until(
@@ -86,8 +87,8 @@ describe('Slack sign-in', () => {
     expect(failure).toMatchObject({ path: '/auth', error: code });
     expect(failure.message).toMatch(/try again/i);
     expect(signIn.token).toBe('');
-    expect(server.store.db.prepare(`SELECT count(*) AS n FROM sessions`).get()).toEqual({ n: 0 });
-    expect(server.store.db.prepare(`SELECT count(*) AS n FROM source_credentials`).get()).toEqual({ n: 0 });
+    expect(await selectRow(server.store, `SELECT count(*) AS n FROM sessions`)).toEqual({ n: 0 });
+    expect(await selectRow(server.store, `SELECT count(*) AS n FROM source_credentials`)).toEqual({ n: 0 });
   });
 
   it('refuses a state used twice', async () => {
@@ -114,7 +115,7 @@ describe('Slack sign-in', () => {
     expect(revoke).toHaveLength(1);
     expect(revoke[0]!.token).toBe(token);
     expect((await call('/api/auth/status')).body.authenticated).toBe(false);
-    expect(server.store.db.prepare(`SELECT count(*) AS n FROM source_credentials`).get()).toEqual({ n: 0 });
+    expect(await selectRow(server.store, `SELECT count(*) AS n FROM source_credentials`)).toEqual({ n: 0 });
   });
 
   it('logout ends the Sift session only', async () => {

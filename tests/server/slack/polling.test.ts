@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openStream, type StreamReader } from '../helpers';
 import { signInSlack, startSlackTestServer, until, type SlackTestServer } from '../slackHelpers';
 import type { LiveEvent, MessageUpdateData } from '../../../src/model/types';
+import { selectRow } from '../testStore';
 
 let server: SlackTestServer | undefined;
 let stream: StreamReader | undefined;
@@ -86,7 +87,7 @@ describe('Slack without Socket Mode: polling', () => {
     const polls = fake.calls.filter((c) => c.method === 'users.conversations').length;
     await until(() => fake.calls.filter((c) => c.method === 'users.conversations').length >= polls + 2, 5_000, 'two more polls');
     expect(stream.events.filter((e) => e.type === 'message_update' && (e.data as MessageUpdateData).message?.ts === news.ts)).toHaveLength(1);
-    expect(s.store.db.prepare(`SELECT count(*) AS n FROM messages WHERE ts = ?`).get(news.ts)).toEqual({ n: 1 });
+    expect(await selectRow(s.store, `SELECT count(*) AS n FROM messages WHERE ts = ?`, [news.ts])).toEqual({ n: 1 });
     // No Socket Mode at all.
     expect(fake.sockets()).toBe(0);
     expect(fake.calls.filter((c) => c.method === 'apps.connections.open')).toHaveLength(0);

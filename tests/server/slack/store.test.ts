@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SqliteStore } from '../../../src/server/store/sqlite';
+import { openTestStore } from '../testStore';
 import { TokenCipher } from '../../../src/server/sources/slack/tokens';
 import { jsonLogger } from '../../../src/server/log';
 import { slackConfigFromEnv } from '../../../src/server/sources/slack/config';
@@ -27,7 +27,7 @@ function batch(): SourceBatch {
 
 describe('applySourceBatch', () => {
   it('stores a batch once however often it is applied, with unread counts from the read mark', async () => {
-    const store = new SqliteStore(':memory:');
+    const store = await openTestStore();
     await store.upsertWorkspace({ id: WS, name: 'W', source: 'slack' });
     const first = await store.applySourceBatch(WS, batch(), 1);
     expect(first.result.inserted).toHaveLength(3);
@@ -45,7 +45,7 @@ describe('applySourceBatch', () => {
     ['pinned_item', '<@UYOU> pinned a message to this channel.'],
     ['tombstone', 'This message was deleted.'],
   ])('a %s message is no news: never unread, never the preview, never a search hit', async (subtype, text) => {
-    const store = new SqliteStore(':memory:');
+    const store = await openTestStore();
     await store.upsertWorkspace({ id: WS, name: 'W', source: 'slack' });
     const b = batch();
     b.messages!.push({ conversation_id: 'C1', ts: '1700000004.000100', user: 'UYOU', text, subtype });
@@ -73,7 +73,7 @@ describe('applySourceBatch', () => {
   });
 
   it('applies an edit, a delete, a join and a leave, and answers what changed', async () => {
-    const store = new SqliteStore(':memory:');
+    const store = await openTestStore();
     await store.upsertWorkspace({ id: WS, name: 'W', source: 'slack' });
     await store.applySourceBatch(WS, batch(), 1);
     const written = await store.applySourceBatch(
@@ -100,7 +100,7 @@ describe('applySourceBatch', () => {
   });
 
   it('keeps a message sent with an explicit ts once when its echo came first', async () => {
-    const store = new SqliteStore(':memory:');
+    const store = await openTestStore();
     await store.upsertWorkspace({ id: WS, name: 'W', source: 'slack' });
     await store.applySourceBatch(WS, batch(), 1);
     await store.applySourceBatch(WS, { messages: [{ conversation_id: 'C1', ts: '1700000009.000100', user: 'UME', text: 'mine' }] }, 2);
@@ -137,7 +137,7 @@ describe('Slack credentials and sign-in states', () => {
   });
 
   it('takes an OAuth state once', async () => {
-    const store = new SqliteStore(':memory:');
+    const store = await openTestStore();
     await store.saveOAuthState('s1', 'b1', Date.now() + 1000);
     expect(await store.takeOAuthState('s1')).toMatchObject({ browserHash: 'b1' });
     expect(await store.takeOAuthState('s1')).toBeNull();
@@ -145,7 +145,7 @@ describe('Slack credentials and sign-in states', () => {
   });
 
   it('records an event id once', async () => {
-    const store = new SqliteStore(':memory:');
+    const store = await openTestStore();
     expect(await store.recordSourceEvent(WS, 'Ev1', 100)).toBe(true);
     expect(await store.recordSourceEvent(WS, 'Ev1', 101)).toBe(false);
     expect(await store.sourceEventSeen(WS, 'Ev1')).toBe(true);

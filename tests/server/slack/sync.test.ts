@@ -64,9 +64,10 @@ async function signedIn(options: Parameters<typeof startSlackTestServer>[0] = {}
   server = await startSlackTestServer(options);
   const signIn = await signInSlack(server);
   const call = api(server.url, signIn.token);
-  // The first sign-in starts a full sync in the background; wait for it.
+  // The first sign-in starts a full sync in the background; wait for its end (its fetch_complete event is appended
+  // once the sync is over, so a request after it starts a sync of its own rather than joining that one).
   await until(
-    async () => (await server.store.getSyncState<{ lastFullSyncAt: number | null }>(server.fake.team.id, server.fake.member.id))?.lastFullSyncAt != null,
+    async () => (await server.store.eventsAfter(server.fake.team.id, server.fake.member.id, 0)).some((e) => e.type === 'fetch_complete'),
     20_000,
     'initial sync',
   );

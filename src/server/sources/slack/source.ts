@@ -56,7 +56,8 @@ export class SlackSource implements WorkspaceSource {
   private storeOf: Store | null = null;
   private hub: LiveHub | null = null;
   private live: SlackLive | null = null;
-  private pollTimer: NodeJS.Timeout | null = null;
+  /** Stops the polling (or gives up its lead, when another server may take it). */
+  private stopPolling: (() => Promise<void>) | null = null;
   /** One sync at a time per member: a second request joins the one running. */
   private readonly syncs = new Map<string, Promise<SyncSummary>>();
 
@@ -110,14 +111,30 @@ export class SlackSource implements WorkspaceSource {
   }
 
   /** Starts live events (Socket Mode with an app token, else polling); answers the function that stops them. */
-  async start(deps: { hub: LiveHub }): Promise<() => Promise<void>> {
+  /**
+   * Starts the live side. Socket Mode runs on every server (Slack hands each event to one of the app's
+   * connections, and an event id is recorded in the database, so a redelivery is applied once). Polling runs once
+   * across servers: `runOnce` (main.ts: leadership.ts's `lead`) starts it on one server and moves it when that
+   * server dies; without it, here.
+   */
+  async start(deps: { hub: LiveHub; runOnce?: (name: string, start: () => () => void) => { stop(): Promise<void> } }): Promise<() => Promise<void>> {
     this.hub = deps.hub;
     if (this.config.appToken) {
       this.live = new SlackLive({ source: this, store: this.store, hub: deps.hub, logger: this.options.logger, now: this.options.now });
       await this.live.start();
     } else if (this.config.pollSeconds > 0) {
-      this.pollTimer = setInterval(() => void this.syncEveryone('poll'), this.config.pollSeconds * 1000);
-      this.pollTimer.unref();
+      const poll = () => {
+        const timer = setInterval(() => void this.syncEveryone('poll'), this.config.pollSeconds * 1000);
+        timer.unref();
+        return () => clearInterval(timer);
+      };
+      if (deps.runOnce) {
+        const job = deps.runOnce('slack-polling', poll);
+        this.stopPolling = () => job.stop();
+      } else {
+        const stop = poll();
+        this.stopPolling = async () => stop();
+      }
     }
     return () => this.stop();
   }
@@ -128,8 +145,8 @@ export class SlackSource implements WorkspaceSource {
   }
 
   async stop(): Promise<void> {
-    if (this.pollTimer) clearInterval(this.pollTimer);
-    this.pollTimer = null;
+    await this.stopPolling?.();
+    this.stopPolling = null;
     await this.live?.stop();
     this.live = null;
     await Promise.allSettled([...this.syncs.values()]);
