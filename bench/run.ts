@@ -11,7 +11,9 @@
  *     (longest main-thread task, rows in the DOM, largest worker->page message);
  *   - the local copy in a Chromium worker (issue 14 §2): write, start-up read, a delta of 100, size;
  *   - start-up in Chromium (issue 14 §4): cold, warm and after 100 changes while closed: time to the
- *     first rows and the whole list, API bytes, warm/cold ratios, page and worker heaps.
+ *     first rows and the whole list, API bytes, warm/cold ratios, page and worker heaps;
+ *   - several servers (issue 15): the reconnect storm of a restart (SQLite, and two servers on PostgreSQL), and
+ *     live fan-out to 1,000 streams across two servers on PostgreSQL, with one SQLite server beside it.
  * `npm run bench -- --no-browser` skips the Chromium part (the first run of it builds the
  * large workspace under data/bench-large, about a minute and a half).
  */
@@ -26,6 +28,7 @@ import { benchAiAccuracy } from './aiAccuracy';
 import { benchClassifyLarge } from './aiClassify';
 import { benchHostileText } from './hostileText';
 import { benchReconnectStorm } from './reconnectStorm';
+import { benchFanOut } from './fanOut';
 
 const fmt = (ms: number) => `${(ms * 1000).toFixed(1)} µs`;
 const verdicts: Array<[string, boolean]> = [];
@@ -54,12 +57,23 @@ out(`  Re-check one event against ${filter.views} views: ${fmt(filter.recheckMs)
 verdicts.push([`re-check against ${filter.views} views`, filter.recheckMs <= 0.1]);
 
 {
-  const storm = await benchReconnectStorm();
-  out(`\nReconnect storm (issue 15 §2): ${storm.clients.toLocaleString()} live streams of the engine's client, the server restarted (SQLite, one server)`);
-  out(
-    `  worst second ${(storm.worstSecondShare * 100).toFixed(1)} % of the reconnects (budget ≤ 20 %), all back in ${(storm.allBackMs / 1000).toFixed(1)} s; per second: ${storm.perSecond.join(' ')}`,
-  );
-  verdicts.push(['reconnect storm: worst second', storm.worstSecondShare <= 0.2]);
+  for (const engine of ['sqlite', 'postgres'] as const) {
+    const storm = await benchReconnectStorm(1_000, engine);
+    const where = engine === 'sqlite' ? 'SQLite, one server restarted' : 'PostgreSQL, two servers restarted together, half the streams on each';
+    out(`\nReconnect storm (issue 15 §2): ${storm.clients.toLocaleString()} live streams of the engine's client (${where})`);
+    out(
+      `  worst second ${(storm.worstSecondShare * 100).toFixed(1)} % of the reconnects (budget ≤ 20 %), all back in ${(storm.allBackMs / 1000).toFixed(1)} s; per second: ${storm.perSecond.join(' ')}`,
+    );
+    verdicts.push([`reconnect storm (${engine}): worst second`, storm.worstSecondShare <= 0.2]);
+  }
+  out('\nLive fan-out (issue 15 §3): 1,000 streams of 50 members (20 each), events committed at a steady rate for 5 s');
+  for (const r of await benchFanOut()) {
+    const shape = r.servers === 2 ? 'PostgreSQL, two servers, half the streams on each' : 'SQLite, one server in the bench process';
+    out(
+      `  ${shape}: ${r.appendedPerSecond.toLocaleString()} events/s committed → ${r.deliveredPerSecond.toLocaleString()} stream deliveries/s, delay p50 ${r.p50Ms} ms, p95 ${r.p95Ms} ms, max ${r.maxMs} ms, ${r.missing} missing`,
+    );
+    if (r.servers === 2) verdicts.push([`fan-out p95 at ${r.deliveredPerSecond.toLocaleString()} deliveries/s (≤ 50 ms)`, r.p95Ms <= 50]);
+  }
 }
 
 const demo = await benchDemoGenerator();

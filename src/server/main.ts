@@ -240,7 +240,9 @@ export async function startServer(options: ServerOptions) {
   logger.log('info', 'listening', { url, ai: ctx.ai ? `${ctx.ai.provider.kind} (${ctx.ai.provider.model})` : 'off' });
 
   // Events other servers commit reach this server's streams (PostgreSQL's LISTEN/NOTIFY).
-  const notifications = database ? await bridgeNotifications(database.url, ctx.hub, logger) : null;
+  const notifications = database
+    ? await bridgeNotifications(database.url, ctx.hub, (workspaceId, userId, after, limit) => store.eventsAfter(workspaceId, userId, after, limit), logger)
+    : null;
   // Background work runs once across servers (leadership.ts): on SQLite, the one server leads at once.
   const simulator =
     source instanceof DemoSource && options.simulatorRate > 0

@@ -176,15 +176,40 @@ describe.each(Object.keys(engines))('the event log on %s', (engine) => {
     });
 
   if (engine === 'postgres')
-    it("a commit on one server pokes the member's streams on another server's hub (live/bridge.ts)", async () => {
+    it("a commit on one server reaches the member's streams on another server's hub once, read from the log (live/bridge.ts)", async () => {
       const { a, logA, url, close } = await open();
       const hub = new LiveHub();
       const pokes: number[] = [];
-      const stop = hub.onPoke('T1', 'U1', (sequence) => pokes.push(sequence));
-      const bridge = await bridgeNotifications(url!, hub, silentLogger);
+      const stopPokes = hub.onPoke('T1', 'U1', (sequence) => pokes.push(sequence));
+      // Two streams of U1 here, both started at 0; U2 has none (its notification costs nothing).
+      const first: number[] = [];
+      const second: number[] = [];
+      const stops = [hub.subscribe('T1', 'U1', (e) => first.push(e.sequence)), hub.subscribe('T1', 'U1', (e) => second.push(e.sequence))];
+      hub.reached('T1', 'U1', 0);
+      const reads: Array<[string, number]> = [];
+      const bridge = await bridgeNotifications(
+        url!,
+        hub,
+        (workspaceId, userId, after, limit) => {
+          reads.push([userId, after]);
+          return logA.after(workspaceId, userId, after, limit);
+        },
+        silentLogger,
+      );
       await a.transaction((tx) => logA.append(tx, 'T1', [event('U1', 1), event('U2', 1), event('U1', 2)], 1));
-      await expect.poll(() => pokes).toEqual([2]);
-      stop();
+      await expect.poll(() => first).toEqual([1, 2]);
+      expect(second).toEqual([1, 2]);
+      // One read for the member, however many streams; none for U2; no poke (the follower read for them).
+      expect(reads).toEqual([['U1', 0]]);
+      expect(pokes).toEqual([]);
+      // This server's own publish of the next event: its notification is no news here.
+      hub.publish('T1', [{ userId: 'U1', type: 'x', data: {}, sequence: 3, timestamp: 1 }]);
+      await a.transaction((tx) => logA.append(tx, 'T1', [event('U1', 3)], 1));
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(reads).toEqual([['U1', 0]]);
+      expect(first).toEqual([1, 2, 3]);
+      for (const stop of stops) stop();
+      stopPokes();
       await bridge.close();
       await close();
     });

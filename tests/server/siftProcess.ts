@@ -29,20 +29,21 @@ function freePort(): Promise<number> {
 
 /** Starts `main.ts` on a free port over the database; resolves once it listens. */
 export async function startSift(databaseUrl: string, env: Record<string, string> = {}): Promise<SiftProcess> {
-  const port = await freePort();
+  // A PORT in `env` restarts a server on its address (a restart); otherwise a free one.
+  const port = env.PORT ? Number(env.PORT) : await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'sift-two-'));
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
     env: {
       ...process.env,
       DATABASE_URL: databaseUrl,
       SIFT_DB_POOL_SIZE: '4',
-      PORT: String(port),
       HOST: '127.0.0.1',
       SIFT_DATA_DIR: dataDir,
       SIFT_SIMULATOR_RATE: '0',
       SIFT_LOG_LEVEL: 'info',
       SIFT_TEST_DB: '',
       ...env,
+      PORT: String(port),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -80,4 +81,3 @@ export async function startSift(databaseUrl: string, env: Record<string, string>
     },
   };
 }
-

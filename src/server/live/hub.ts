@@ -63,7 +63,34 @@ export class LiveHub {
   }
 
   subscribe(workspaceId: string, userId: string, listener: EventListener): () => void {
-    return addKeyed(this.listeners, LiveHub.key(workspaceId, userId), listener);
+    const key = LiveHub.key(workspaceId, userId);
+    const remove = addKeyed(this.listeners, key, listener);
+    return () => {
+      remove();
+      if (!this.listeners.has(key)) this.reachedUpTo.delete(key);
+    };
+  }
+
+  /**
+   * Per member with streams here, the sequence up to which their events reached every one of those streams (each
+   * has sent them or holds them queued): what another server's notification must exceed to be news here
+   * (live/bridge.ts). A delivery raises it; a stream starting behind it lowers it to where that stream starts. A
+   * delivery past a gap raises it too: a stream that receives an event beyond the next one reads the gap from the
+   * log itself (routes/live.ts).
+   */
+  private readonly reachedUpTo = new Map<string, number>();
+
+  /** A stream of the member starts here having sent their events up to `sequence` (its connection frame, or its replay). */
+  reached(workspaceId: string, userId: string, sequence: number): void {
+    const key = LiveHub.key(workspaceId, userId);
+    if (!this.listeners.has(key)) return;
+    const now = this.reachedUpTo.get(key);
+    this.reachedUpTo.set(key, now === undefined ? sequence : Math.min(now, sequence));
+  }
+
+  /** Where the member's events reached this hub; undefined when they have no stream here. */
+  reachedSequence(workspaceId: string, userId: string): number | undefined {
+    return this.reachedUpTo.get(LiveHub.key(workspaceId, userId));
   }
 
   /** Streams told that the member's log holds events up to a sequence (committed by another server). */
@@ -88,13 +115,24 @@ export class LiveHub {
     for (const set of this.pokes.values()) for (const poked of [...set]) poked(Number.MAX_SAFE_INTEGER);
   }
 
+  /** Events this server committed: to the members' streams here, and to the taps (this server's own reactions). */
   publish(workspaceId: string, events: ReadonlyArray<StoredEvent & { userId: string }>): void {
+    this.deliver(workspaceId, events);
+    for (const tap of this.taps) tap(workspaceId, events);
+  }
+
+  /**
+   * Events to the members' streams here only: those another server committed (read from the log by the follower,
+   * live/bridge.ts). The taps do not see them: that server's own taps reacted to them already.
+   */
+  deliver(workspaceId: string, events: ReadonlyArray<StoredEvent & { userId: string }>): void {
     for (const { userId, ...event } of events) {
-      const set = this.listeners.get(LiveHub.key(workspaceId, userId));
+      const key = LiveHub.key(workspaceId, userId);
+      const set = this.listeners.get(key);
       if (!set) continue;
+      this.reachedUpTo.set(key, Math.max(this.reachedUpTo.get(key) ?? 0, event.sequence));
       for (const listener of [...set]) listener(event);
     }
-    for (const tap of this.taps) tap(workspaceId, events);
   }
 
   /** Whether the member has an open stream. */

@@ -111,6 +111,8 @@ export function liveRoutes(ctx: AppContext) {
           }
           await send({ type: 'replay_complete', data: { lastSequence: sent }, timestamp: ctx.clock.now() });
         }
+        // From here, another server's commits for the member are news to this stream (live/bridge.ts).
+        ctx.hub.reached(workspaceId, userId, sent);
         while (!closed) {
           const event = queue.shift();
           if (event) {

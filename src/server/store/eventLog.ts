@@ -14,7 +14,7 @@
  */
 import type { Db } from './db';
 import type { Migration } from './migrate';
-import { greatest, indexedBy } from './sql';
+import { greatest, indexedBy, insertMany } from './sql';
 import type { EventLogBounds, EventLogPruned, MemberEvent, StoredEvent } from './types';
 
 /** Rows deleted per transaction when pruning (a few milliseconds each). */
@@ -80,37 +80,44 @@ export class EventLog {
    * events with their sequences, in the batch's order, for the hub once the transaction has committed.
    */
   async append(tx: Db, workspaceId: string, events: readonly MemberEvent[], at: number): Promise<Array<StoredEvent & { userId: string }>> {
+    if (events.length === 0) return [];
     const counts = new Map<string, number>();
     for (const event of events) counts.set(event.userId, (counts.get(event.userId) ?? 0) + 1);
+    // In one order on every server (the rows' locks are taken in it): two batches naming the same members never
+    // deadlock. One statement raises every member's sequence and reads it back (a round trip per batch, not per member).
+    const members = [...counts].sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0));
+    const raised = await tx.all<{ user_id: string; last_sequence: number }>(
+      `INSERT INTO event_sequences (workspace_id, user_id, last_sequence) VALUES ${members.map(() => '(?, ?, ?)').join(', ')}
+       ON CONFLICT (workspace_id, user_id) DO UPDATE SET last_sequence = event_sequences.last_sequence + excluded.last_sequence
+       RETURNING user_id, last_sequence`,
+      members.flatMap(([userId, n]) => [workspaceId, userId, n]),
+    );
     /** The next sequence to give each member in this batch. */
     const next = new Map<string, number>();
-    // In one order on every server (the rows' locks are taken in it): two batches naming the same members never deadlock.
-    for (const [userId, n] of [...counts].sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))) {
-      const row = await tx.get<{ last_sequence: number }>(
-        `INSERT INTO event_sequences (workspace_id, user_id, last_sequence) VALUES (?, ?, ?)
-         ON CONFLICT (workspace_id, user_id) DO UPDATE SET last_sequence = event_sequences.last_sequence + ?
-         RETURNING last_sequence`,
-        [workspaceId, userId, n, n],
-      );
-      next.set(userId, row!.last_sequence - n + 1);
-    }
+    for (const row of raised) next.set(row.user_id, row.last_sequence - counts.get(row.user_id)! + 1);
     const out: Array<StoredEvent & { userId: string }> = [];
     for (const event of events) {
       const sequence = next.get(event.userId)!;
       next.set(event.userId, sequence + 1);
-      await tx.run(`INSERT INTO events (workspace_id, user_id, sequence, type, data, created_at) VALUES (?, ?, ?, ?, ?, ?)`, [
-        workspaceId,
-        event.userId,
-        sequence,
-        event.type,
-        JSON.stringify(event.data),
-        at,
-      ]);
       out.push({ userId: event.userId, type: event.type, data: event.data, sequence, timestamp: at });
     }
-    if (tx.dialect === 'postgres')
-      for (const userId of counts.keys())
-        await tx.run('SELECT pg_notify(?, ?)', [NOTIFY_CHANNEL, JSON.stringify([workspaceId, userId, next.get(userId)! - 1])]);
+    await insertMany(
+      tx,
+      'events',
+      ['workspace_id', 'user_id', 'sequence', 'type', 'data', 'created_at'],
+      out.map((e) => [workspaceId, e.userId, e.sequence, e.type, JSON.stringify(e.data), at]),
+    );
+    if (tx.dialect === 'postgres') {
+      // One statement for the batch's notifications (delivered on commit, one per member).
+      const notices = members.map(([userId]) => JSON.stringify([workspaceId, userId, next.get(userId)! - 1]));
+      for (let i = 0; i < notices.length; i += 500) {
+        const chunk = notices.slice(i, i + 500);
+        await tx.all(
+          `SELECT ${chunk.map(() => 'pg_notify(?, ?)').join(', ')}`,
+          chunk.flatMap((notice) => [NOTIFY_CHANNEL, notice]),
+        );
+      }
+    }
     return out;
   }
 
