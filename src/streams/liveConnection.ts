@@ -75,6 +75,11 @@ const stateOf = (status: LiveStatus, attempt: number, reason?: 'max_attempts'): 
  *   open():    --o--r(3000)--|
  *   output:    0-C-----------a  ~3 s (not 500 ms)~  1-C---
  *
+ * and, while no connection opens, after each failure that follows (the server still restarting), a wait drawn
+ * again around it, `random() * 2 * retry` (the backoff's, when longer):
+ *
+ *   open():    --o--r(3000)--|  ~3 s~  #  ~3 s at random() 0.5~  #  ~3 s~  o
+ *
  * A new distinct session, 'connect' or 'reset' restarts from scratch (attempt 0), tearing the
  * current connection down. While disconnected with a session, a check LIVE_CHECK_INTERVAL_MS
  * later starts a fresh attempt. The latest lastSequence$ value is read at each attempt.
@@ -90,22 +95,30 @@ export function liveConnection(inputs: LiveConnectionInputs, scheduler: Schedule
       ignoreElements(),
     );
 
-    /** One attempt after `failures` consecutive failures, then whatever follows its end. */
-    const attempt = (session: string, failures: number): Observable<LiveOutput> =>
+    /**
+     * One attempt after `failures` consecutive failures, then whatever follows its end. `inherited`: the last
+     * server's `retry:` while no connection has opened since (WHATWG's reconnection time persists): a client
+     * whose first return finds the server still down keeps its own spread on the next tries.
+     */
+    const attempt = (session: string, failures: number, inherited = 0): Observable<LiveOutput> =>
       defer(() => {
         let opened = false;
-        /** The server's `retry:` on this connection, in ms. */
-        let hint = 0;
+        /** The server's `retry:` on this connection, in ms (the inherited one until it opens). */
+        let hint = inherited;
+        /** Whether this connection's server sent it (else it is inherited, or none). */
+        let fresh = false;
         return concat(
           of(stateOf('connecting', failures)),
           defer(() => open(session, lastSequence)).pipe(
             mergeMap((signal): Observable<LiveOutput> => {
               if (signal.type === 'retry') {
                 hint = Math.min(Math.max(0, signal.ms), LIVE_MAX_RETRY_HINT_MS);
+                fresh = true;
                 return EMPTY;
               }
               if (signal.type === 'open') {
                 opened = true;
+                hint = 0;
                 return of(stateOf('connected', 0));
               }
               return of(signal.id === undefined ? { kind: 'message', data: signal.data } : { kind: 'message', data: signal.data, id: signal.id });
@@ -113,16 +126,20 @@ export function liveConnection(inputs: LiveConnectionInputs, scheduler: Schedule
             // An error and a completion both mean the server closed the stream.
             catchError(() => EMPTY),
           ),
-          defer(() => afterFailure(session, opened ? 1 : failures + 1, hint)),
+          defer(() => afterFailure(session, opened ? 1 : failures + 1, hint, fresh)),
         );
       });
 
-    const afterFailure = (session: string, failures: number, hint = 0): Observable<LiveOutput> =>
+    const afterFailure = (session: string, failures: number, hint = 0, fresh = true): Observable<LiveOutput> =>
       failures >= LIVE_MAX_RECONNECT_ATTEMPTS
         ? of(stateOf('failed', failures, 'max_attempts'))
         : concat(
             of(stateOf('error', failures)),
-            timer(Math.max(Math.round(reconnectDelay(failures - 1, random)), hint), scheduler).pipe(switchMap(() => attempt(session, failures))),
+            // The server's own retry: as it said; one inherited by a failed return: drawn again around it (0-2x), so
+            // the clients a restart still turned away do not all come back in the same second when it is up.
+            timer(Math.max(Math.round(reconnectDelay(failures - 1, random)), fresh ? hint : Math.round(random() * 2 * hint)), scheduler).pipe(
+              switchMap(() => attempt(session, failures, hint)),
+            ),
           );
 
     /** Disconnected or unauthenticated; the periodic check picks up a session if one is there. */

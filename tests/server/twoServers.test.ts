@@ -7,14 +7,16 @@
  * - sends alternating between A and B give both servers' streams the same gap-free sequence;
  * - a hard kill (SIGKILL) of A during sends loses nothing A acknowledged: B holds every message and its stream
  *   told of each once;
- * - background work runs once, on whichever server is alive: the demo simulator runs on exactly one of them, and
- *   moves to B when A dies.
+ * - background work runs once, on whichever server is alive: the demo simulator and Slack polling each run on
+ *   exactly one of them, and move to the other when it dies.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LiveEvent } from '../../src/model/types';
 import { api, openStream, signIn, type StreamReader } from './helpers';
 import { startPostgres, type RunningPostgres } from './postgres';
 import { startSift, type SiftProcess as Child } from './siftProcess';
+import { signInSlack } from './slackHelpers';
+import { startFakeSlack } from '../fakes/slackServer';
 
 const until = async (predicate: () => boolean | Promise<boolean>, timeoutMs: number, what: string) => {
   const started = Date.now();
@@ -178,4 +180,50 @@ describe('background work on two servers', () => {
       await Promise.all([c.stop(), d.stop()]);
     }
   }, 90_000);
+});
+
+describe('Slack polling on two servers', () => {
+  it('polls from one server only, and moves to the other when it dies', async () => {
+    const fake = await startFakeSlack({ size: 'small' });
+    const url = await postgres.database();
+    const slack = {
+      SLACK_CLIENT_ID: fake.clientId,
+      SLACK_CLIENT_SECRET: fake.clientSecret,
+      SLACK_API_URL: fake.apiUrl,
+      SLACK_AUTHORIZE_URL: fake.authorizeUrl,
+      SIFT_SLACK_POLL_SECONDS: '0.5',
+      SIFT_SECRET: 'the same secret on every server',
+    };
+    const [c, d] = await Promise.all([startSift(url, slack), startSift(url, slack)]);
+    try {
+      const leads = (child: Child) => child.log.filter((line) => line.includes('leading a background job') && line.includes('slack-polling')).length;
+      await until(() => leads(c) + leads(d) === 1, 20_000, 'a polling leader');
+      const [leader, follower] = leads(c) ? [c, d] : [d, c];
+      // Signed in through the follower: its session and token serve the leader's polling (the same secret).
+      const { token } = await signInSlack(follower);
+      const me = fake.member.id;
+      const channel = fake.workspace.conversations.find((conv) => conv.kind === 'public_channel' && conv.members.includes(me) && conv.members.length > 2)!;
+      const other = channel.members.find((m) => m !== me)!;
+      const stream = await openStream(follower.url, token);
+      try {
+        const polledBy = () => fake.calls.filter((call) => call.method === 'users.conversations').length;
+        // The sign-in's full sync first (the polls are incremental syncs after it).
+        await stream.until((events) => events.some((e) => e.type === 'fetch_complete'), 20_000);
+        const before = fake.post(other, channel.id, 'polled by the leader');
+        await stream.until((events) => events.some((e) => (e.data as { message?: { ts?: string } }).message?.ts === before.ts), 15_000);
+        expect(leads(follower)).toBe(0);
+        leader.process.kill('SIGKILL');
+        await until(() => leads(follower) === 1, 30_000, 'the follower to take the polling');
+        const polls = polledBy();
+        const after = fake.post(other, channel.id, 'polled by the follower');
+        await stream.until((events) => events.some((e) => (e.data as { message?: { ts?: string } }).message?.ts === after.ts), 15_000);
+        expect(polledBy()).toBeGreaterThan(polls);
+      } finally {
+        stream.close();
+      }
+    } finally {
+      await Promise.all([c.stop(), d.stop()]);
+      await fake.close();
+    }
+  }, 120_000);
 });
