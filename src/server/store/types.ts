@@ -306,8 +306,8 @@ export interface MemberViews {
   custom: CustomView[];
 }
 
-export interface Store {
-  /* workspaces, accounts, users */
+/** Workspaces, the accounts that span them, and their people (workspaceRecords.ts; emptying one: conversationRecords.ts). */
+export interface WorkspaceStore {
   upsertWorkspace(workspace: Workspace & { source: string }): Promise<void>;
   getWorkspace(id: string): Promise<Workspace | null>;
   workspaceHasData(id: string): Promise<boolean>;
@@ -327,8 +327,10 @@ export interface Store {
   getUser(workspaceId: string, userId: string): Promise<User | null>;
   listUsers(workspaceId: string): Promise<User[]>;
   userData(workspaceId: string, userIds: string[]): Promise<Record<string, UserData>>;
+}
 
-  /* sessions: tokens are stored as hashes */
+/** Sessions and live stream tickets; tokens are stored as hashes (sessionRecords.ts). */
+export interface SessionStore {
   createSession(tokenHash: string, session: Session): Promise<void>;
   getSession(tokenHash: string): Promise<Session | null>;
   switchSessionWorkspace(tokenHash: string, workspaceId: string, userId: string): Promise<void>;
@@ -341,8 +343,10 @@ export interface Store {
   createStreamTicket(ticketHash: string, tokenHash: string, expiresAt: number): Promise<void>;
   /** Uses up a ticket: the session's token hash if it was still valid at `now`; it can never be used again. */
   takeStreamTicket(ticketHash: string, now: number): Promise<string | null>;
+}
 
-  /* conversations and messages, as one member sees them */
+/** Conversations and messages as one member sees them, their labels and lessons, search and imports (conversationRecords.ts, labelRecords.ts, searchRecords.ts, sourceBatches.ts). */
+export interface ConversationStore {
   listConversations(
     workspaceId: string,
     userId: string,
@@ -405,8 +409,10 @@ export interface Store {
   searchUsers(workspaceId: string, text: string, limit: number): Promise<User[]>;
   countMessages(workspaceId: string): Promise<number>;
   importBatch(workspaceId: string, batch: ImportBatch): Promise<void>;
+}
 
-  /* a member's views (SPEC §7.6); every write appends its events in the same transaction */
+/** A member's views (SPEC §7.6); every write appends its events in the same transaction (viewRecords.ts). */
+export interface ViewStore {
   /** The member's custom views, of one page or all, ordered by position (missing as 999), ties by label. */
   listCustomViews(workspaceId: string, userId: string, parentViewId?: string): Promise<CustomView[]>;
   getCustomView(workspaceId: string, userId: string, id: string): Promise<CustomView | null>;
@@ -447,8 +453,10 @@ export interface Store {
     at: number,
     build: EventBuilder<MemberViews & { created: number }>,
   ): Promise<Written<MemberViews & { created: number }>>;
+}
 
-  /* catch-up sessions (SPEC §7.8) */
+/** Catch-up sessions (SPEC §7.8; memberRecords.ts). */
+export interface CatchupStore {
   /** Creates or replaces a session. */
   saveCatchupSession(record: CatchupSessionRecord): Promise<void>;
   /** A session of the member, or null (another member's session is as unknown as a missing one). */
@@ -456,13 +464,17 @@ export interface Store {
   deleteCatchupSession(workspaceId: string, userId: string, id: string): Promise<boolean>;
   /** Ends sessions idle since before `cutoff`, and the member's oldest beyond `keep`. */
   pruneCatchupSessions(workspaceId: string, userId: string, cutoff: number, keep: number): Promise<void>;
+}
 
-  /* the waitlist (SPEC §7.7) */
+/** The waitlist (SPEC §7.7; memberRecords.ts). */
+export interface WaitlistStore {
   /** Records a signup; the same email (normalised to lower case) and platform twice is one signup (created: false). */
   addWaitlistSignup(email: string, platform: 'teams' | 'email', at: number): Promise<{ created: boolean }>;
   countWaitlist(platform?: 'teams' | 'email'): Promise<number>;
+}
 
-  /* workspace sources (Slack): sync batches, credentials, OAuth states, event ids, sync progress */
+/** Workspace sources (Slack): sync batches, credentials, sign-in states, event ids, sync progress (sourceRecords.ts, sourceBatches.ts). */
+export interface SourceStore {
   /** Applies a sync or live batch (upserts keyed by id and ts), with the events `build` makes of it, in one transaction. */
   applySourceBatch(workspaceId: string, batch: SourceBatch, at: number, build?: EventBuilder<SourceBatchResult>): Promise<Written<SourceBatchResult>>;
   saveCredential(credential: SourceCredential): Promise<void>;
@@ -499,8 +511,10 @@ export interface Store {
   sourceNames(workspaceId: string, kind: SourceNameKind, ids?: readonly string[]): Promise<Record<string, string>>;
   getSyncState<T>(workspaceId: string, userId: string): Promise<T | null>;
   setSyncState(workspaceId: string, userId: string, state: unknown, at: number): Promise<void>;
+}
 
-  /* the event log */
+/** The event log (eventLog.ts). */
+export interface EventLogStore {
   /** Appends events, each with its member's next sequence, in one transaction. */
   appendEvents(workspaceId: string, events: MemberEvent[], at: number): Promise<Array<StoredEvent & { userId: string }>>;
   /** The member's last sequence; it never goes down, even when every event was pruned. */
@@ -516,12 +530,18 @@ export interface Store {
   pruneEventLog(before: number, maxPerMember: number): Promise<EventLogPruned>;
   /** The message a member's send with this client_msg_id posted, while it is remembered (null: none). */
   sentMessage(workspaceId: string, userId: string, clientMsgId: string): Promise<SentMessage | null>;
+}
 
-  close(): Promise<void>;
-
-  /* the daily AI budget */
+/** The daily AI budget (memberRecords.ts). */
+export interface AiBudgetStore {
   /** The AI tokens a member used on a UTC day ('2026-11-20'). */
   aiTokensUsed(workspaceId: string, userId: string, day: string): Promise<number>;
   /** Adds tokens to the member's day and forgets their earlier days; answers the day's total. */
   addAiTokens(workspaceId: string, userId: string, day: string, tokens: number): Promise<number>;
+}
+
+/** The store: the sum of its aggregates' interfaces (issue 15 §1), on SQLite or PostgreSQL (store/store.ts). */
+export interface Store
+  extends WorkspaceStore, SessionStore, ConversationStore, ViewStore, CatchupStore, WaitlistStore, SourceStore, EventLogStore, AiBudgetStore {
+  close(): Promise<void>;
 }
