@@ -58,7 +58,8 @@ async function sqliteServer(): Promise<Stormed> {
 async function postgresServers(): Promise<Stormed> {
   const postgres = await startPostgres();
   const url = await postgres.database();
-  let servers: SiftProcess[] = await Promise.all([startSift(url), startSift(url)]);
+  const env = { SIFT_DB_POOL_SIZE: '10', SIFT_LOG_LEVEL: 'warn' };
+  let servers: SiftProcess[] = await Promise.all([startSift(url, env), startSift(url, env)]);
   const ports = servers.map((s) => new URL(s.url).port);
   const { token } = await signIn(servers[0]!.url);
   return {
@@ -67,7 +68,7 @@ async function postgresServers(): Promise<Stormed> {
     async restart(stopped) {
       stopped();
       await Promise.all(servers.map((s) => s.stop()));
-      servers = await Promise.all(ports.map((port) => startSift(url, { PORT: port })));
+      servers = await Promise.all(ports.map((port) => startSift(url, { ...env, PORT: port })));
     },
     async close() {
       await Promise.all(servers.map((s) => s.stop()));

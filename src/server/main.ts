@@ -197,7 +197,14 @@ export async function startServer(options: ServerOptions) {
     : new SqliteStore(file);
   const clock = { now: () => Date.now() };
   const source = options.slack
-    ? new SlackSource({ config: options.slack, dataDir: options.dataDir, now: clock.now, logger })
+    ? new SlackSource({
+        config: options.slack,
+        dataDir: options.dataDir,
+        now: clock.now,
+        logger,
+        // A member's syncs take turns across servers (a poll on one, a sign-in's full sync on another).
+        exclusive: (name, fn) => oneAtATime(database?.url, name, fn),
+      })
     : new DemoSource({ seed: options.seed, size: options.size, now: clock.now, logger });
   const started = performance.now();
   // Several servers starting together on one database: the first generates the demo workspace, the others wait and find it.

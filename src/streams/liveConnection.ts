@@ -17,7 +17,7 @@ import {
   type Observable,
   type SchedulerLike,
 } from 'rxjs';
-import { LIVE_CHECK_INTERVAL_MS, LIVE_MAX_RECONNECT_ATTEMPTS, LIVE_MAX_RETRY_HINT_MS } from '../model/constants';
+import { LIVE_CHECK_INTERVAL_MS, LIVE_MAX_RECONNECT_ATTEMPTS, LIVE_MAX_RETRY_HINT_MS, LIVE_RESTART_RETRY_MS } from '../model/constants';
 import type { LiveState, LiveStatus } from '../model/types';
 import { reconnectDelay } from './backoff';
 
@@ -76,15 +76,20 @@ const stateOf = (status: LiveStatus, attempt: number, reason?: 'max_attempts'): 
  *   output:    0-C-----------a  ~3 s (not 500 ms)~  1-C---
  *
  * and, while no connection opens, after each failure that follows (the server still restarting), a wait drawn
- * again around it, `random() * 2 * retry` (the backoff's, when longer):
+ * again over the restart window LIVE_RESTART_RETRY_MS (the backoff's, when longer):
  *
- *   open():    --o--r(3000)--|  ~3 s~  #  ~3 s at random() 0.5~  #  ~3 s~  o
+ *   open():    --o--r(3000)--|  ~3 s~  #  ~1-11 s (6 s at random() 0.5)~  #  ~6 s~  o
  *
  * A new distinct session, 'connect' or 'reset' restarts from scratch (attempt 0), tearing the
  * current connection down. While disconnected with a session, a check LIVE_CHECK_INTERVAL_MS
  * later starts a fresh attempt. The latest lastSequence$ value is read at each attempt.
  * A failing connection (error, completion or a throwing open()) never ends the output.
  */
+/** A wait over the window a stopping Sift server draws its `retry:` from. */
+function restartWait(random: () => number): number {
+  return Math.round(LIVE_RESTART_RETRY_MS.min + random() * LIVE_RESTART_RETRY_MS.spread);
+}
+
 export function liveConnection(inputs: LiveConnectionInputs, scheduler: SchedulerLike = asyncScheduler): Observable<LiveOutput> {
   const { session$, command$, lastSequence$, open, random = Math.random } = inputs;
 
@@ -135,9 +140,9 @@ export function liveConnection(inputs: LiveConnectionInputs, scheduler: Schedule
         ? of(stateOf('failed', failures, 'max_attempts'))
         : concat(
             of(stateOf('error', failures)),
-            // The server's own retry: as it said; one inherited by a failed return: drawn again around it (0-2x), so
-            // the clients a restart still turned away do not all come back in the same second when it is up.
-            timer(Math.max(Math.round(reconnectDelay(failures - 1, random)), fresh ? hint : Math.round(random() * 2 * hint)), scheduler).pipe(
+            // The server's own retry: as it said. A return the restarting server still turned away draws its wait
+            // again over the whole restart window, so that those clients do not all come back in the second it is up.
+            timer(Math.max(Math.round(reconnectDelay(failures - 1, random)), fresh ? hint : hint > 0 ? restartWait(random) : 0), scheduler).pipe(
               switchMap(() => attempt(session, failures, hint)),
             ),
           );

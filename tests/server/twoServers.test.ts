@@ -208,15 +208,15 @@ describe('Slack polling on two servers', () => {
       try {
         const polledBy = () => fake.calls.filter((call) => call.method === 'users.conversations').length;
         // The sign-in's full sync first (the polls are incremental syncs after it).
-        await stream.until((events) => events.some((e) => e.type === 'fetch_complete'), 20_000);
+        await stream.until((events) => events.some((e) => e.type === 'fetch_complete'), 60_000);
         const before = fake.post(other, channel.id, 'polled by the leader');
-        await stream.until((events) => events.some((e) => (e.data as { message?: { ts?: string } }).message?.ts === before.ts), 15_000);
+        await stream.until((events) => events.some((e) => (e.data as { message?: { ts?: string } }).message?.ts === before.ts), 30_000);
         expect(leads(follower)).toBe(0);
         leader.process.kill('SIGKILL');
         await until(() => leads(follower) === 1, 30_000, 'the follower to take the polling');
         const polls = polledBy();
         const after = fake.post(other, channel.id, 'polled by the follower');
-        await stream.until((events) => events.some((e) => (e.data as { message?: { ts?: string } }).message?.ts === after.ts), 15_000);
+        await stream.until((events) => events.some((e) => (e.data as { message?: { ts?: string } }).message?.ts === after.ts), 30_000);
         expect(polledBy()).toBeGreaterThan(polls);
       } finally {
         stream.close();
@@ -225,5 +225,5 @@ describe('Slack polling on two servers', () => {
       await Promise.all([c.stop(), d.stop()]);
       await fake.close();
     }
-  }, 120_000);
+  }, 180_000);
 });

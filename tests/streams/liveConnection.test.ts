@@ -160,24 +160,24 @@ describe('liveConnection', () => {
     });
   });
 
-  it("keeps the server's retry: while the returns fail (the server still restarting), until a connection opens", () => {
+  it("after the server's retry:, a return it still turns away draws again over the restart window, until a connection opens", () => {
     testScheduler.run(({ cold, expectObservable, expectSubscriptions }) => {
       const stopping = cold<SseSignal>('--o-r-|', { ...SIG, r: { type: 'retry', ms: 3_000 } });
       const down = cold<SseSignal>('#');
       const back = cold<SseSignal>('o---|', SIG);
       const after = cold<SseSignal>('o', SIG);
       const { open } = opener(stopping, down, down, back, after);
-      // With random() 0.5: each failed return waits random() × 2 × the server's 3 s = 3 s again (not the backoff's
-      // 1.15 s, then 2.3 s); once a connection opened, its end waits the backoff's 575 ms again.
-      const expected = '0-C---a 2999ms (1b) 2996ms (2c) 2996ms (3C)a 574ms (1C)';
+      // With random() 0.5: each failed return waits a draw over the restart window, 1 s + 0.5 × 10 s = 6 s (not the
+      // backoff's 1.15 s, then 2.3 s); once a connection opened, its end waits the backoff's 575 ms again.
+      const expected = '0-C---a 2999ms (1b) 5996ms (2c) 5996ms (3C)a 574ms (1C)';
 
       const out$ = liveConnection({ session$: cold('t', { t: 'tok' }), command$: NEVER, lastSequence$: NEVER, open, random: () => 0.5 }, testScheduler);
 
-      expectObservable(out$, '^ 10s !').toBe(expected, OUT);
+      expectObservable(out$, '^ 16s !').toBe(expected, OUT);
       expectSubscriptions(stopping.subscriptions).toBe('^-----!');
-      expectSubscriptions(down.subscriptions).toBe(['3006ms (^!)', '6006ms (^!)']);
-      expectSubscriptions(back.subscriptions).toBe('9006ms ^---!');
-      expectSubscriptions(after.subscriptions).toBe('9585ms ^ 415ms !');
+      expectSubscriptions(down.subscriptions).toBe(['3006ms (^!)', '9006ms (^!)']);
+      expectSubscriptions(back.subscriptions).toBe('15006ms ^---!');
+      expectSubscriptions(after.subscriptions).toBe('15585ms ^ 415ms !');
     });
   });
 

@@ -35,6 +35,18 @@ function resyncReason(lastSequence: number | undefined, current: number, replaya
 /** A stream ticket is good for one stream, opened within this time. */
 export const STREAM_TICKET_TTL_MS = 60_000;
 
+
+/**
+ * An event's JSON as its streams send it, `{...event, isReplay}`: written once per event however many of the
+ * member's streams send it (an event delivered to a member's streams is one object), isReplay spliced in.
+ */
+const eventJson = new WeakMap<StoredEvent, string>();
+export function storedJson(event: StoredEvent, isReplay: boolean): string {
+  let json = eventJson.get(event);
+  if (json === undefined) eventJson.set(event, (json = JSON.stringify(event)));
+  return `${json.slice(0, -1)},"isReplay":${isReplay}}`;
+}
+
 export function liveRoutes(ctx: AppContext) {
   const app = new Hono<AppEnv>();
 
@@ -83,6 +95,7 @@ export function liveRoutes(ctx: AppContext) {
       const expiry = setTimeout(end, Math.max(0, Math.min(sessionEndsAt(session, sessionDeps(ctx).limits) - ctx.clock.now(), 2 ** 31 - 1)));
 
       const send = (event: LiveEvent, id = event.sequence) => stream.writeSSE({ data: JSON.stringify(event), ...(id !== undefined ? { id: String(id) } : {}) });
+      const sendStored = (event: StoredEvent, isReplay: boolean) => stream.writeSSE({ data: storedJson(event, isReplay), id: String(event.sequence) });
 
       try {
         const { current, replayableFrom } = await ctx.store.eventLogBounds(workspaceId, userId);
@@ -104,7 +117,7 @@ export function liveRoutes(ctx: AppContext) {
             )
               return;
             for (const event of page) {
-              await send({ ...event, isReplay: true });
+              await sendStored(event, true);
               sent = event.sequence;
             }
             if (page.length < REPLAY_PAGE) break;
@@ -117,7 +130,7 @@ export function liveRoutes(ctx: AppContext) {
           const event = queue.shift();
           if (event) {
             if (event.sequence === sent + 1) {
-              await send({ ...event, isReplay: false });
+              await sendStored(event, false);
               sent = event.sequence;
             } else if (event.sequence > sent) {
               // Ahead of the stream: an event before it (committed earlier, by another server or a publish that came
@@ -131,7 +144,7 @@ export function liveRoutes(ctx: AppContext) {
             // Pruned under the stream (it fell behind the retention): end it; the reconnect is told 'expired'.
             if (page.length > 0 && page[0]!.sequence !== sent + 1 && sent < (await ctx.store.eventLogBounds(workspaceId, userId)).replayableFrom) return;
             for (const logged of page) {
-              await send({ ...logged, isReplay: false });
+              await sendStored(logged, false);
               sent = logged.sequence;
             }
             // Read up to the log's end: what the poke promised beyond it is not there (a pokeAll's), so stop asking.

@@ -25,7 +25,8 @@ import type { EventAppender } from './viewRecords';
 import type { User } from '../../model/types';
 
 async function upsertUsers(tx: Db, workspaceId: string, users: readonly User[] | undefined): Promise<void> {
-  const unique = [...new Map((users ?? []).map((user) => [user.id, user])).values()];
+  // In id order: two batches naming the same people lock their rows in one order (no deadlock between servers).
+  const unique = [...new Map((users ?? []).map((user) => [user.id, user])).values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   await insertMany(
     tx,
     'users',

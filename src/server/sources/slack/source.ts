@@ -32,6 +32,11 @@ export interface SlackSourceOptions {
   pageLimit?: number;
   /** Injectable for tests (rate-limit waits). */
   sleep?: (ms: number) => Promise<void>;
+  /**
+   * Runs `fn` while no other server runs the same name (main.ts: leadership.ts's `oneAtATime` on PostgreSQL): a
+   * member's syncs take turns across servers, as they do within one. Absent: one server, nothing to wait for.
+   */
+  exclusive?: <T>(name: string, fn: () => Promise<T>) => Promise<T>;
 }
 
 /** A sign-in that cannot complete; `code` goes into /auth?error=…, `message` is for the member. */
@@ -269,20 +274,23 @@ export class SlackSource implements WorkspaceSource {
     const key = `${workspaceId}\u0000${userId}`;
     const running = this.syncs.get(key);
     if (running) return running;
-    const run = this.withMember(workspaceId, userId, 'sync', (token) =>
-      syncMember(
-        {
-          store,
-          caller: this.caller,
-          logger: this.options.logger,
-          now: this.options.now,
-          historyLimit: this.config.historyLimit,
-          pageLimit: this.options.pageLimit ?? 200,
-          names: this.names,
-          // New messages an incremental sync (a poll) finds, and a full sync's progress, reach the members' streams.
-          publish: (ws, events) => this.hub?.publish(ws, events),
-        },
-        { workspaceId, userId, mode, token },
+    const exclusive = this.options.exclusive ?? (<T>(_name: string, fn: () => Promise<T>) => fn());
+    const run = exclusive(`slack-sync:${workspaceId}:${userId}`, () =>
+      this.withMember(workspaceId, userId, 'sync', (token) =>
+        syncMember(
+          {
+            store,
+            caller: this.caller,
+            logger: this.options.logger,
+            now: this.options.now,
+            historyLimit: this.config.historyLimit,
+            pageLimit: this.options.pageLimit ?? 200,
+            names: this.names,
+            // New messages an incremental sync (a poll) finds, and a full sync's progress, reach the members' streams.
+            publish: (ws, events) => this.hub?.publish(ws, events),
+          },
+          { workspaceId, userId, mode, token },
+        ),
       ),
     ).finally(() => this.syncs.delete(key));
     this.syncs.set(key, run);
