@@ -35,7 +35,6 @@ function resyncReason(lastSequence: number | undefined, current: number, replaya
 /** A stream ticket is good for one stream, opened within this time. */
 export const STREAM_TICKET_TTL_MS = 60_000;
 
-
 /**
  * An event's JSON as its streams send it, `{...event, isReplay}`: written once per event however many of the
  * member's streams send it (an event delivered to a member's streams is one object), isReplay spliced in.
