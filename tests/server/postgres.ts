@@ -47,7 +47,8 @@ function binaries(): string {
   throw new Error("The store tests need PostgreSQL's binaries (initdb, postgres): install them with `sudo apt-get install postgresql`.");
 }
 
-function freePort(): Promise<number> {
+/** A port free on 127.0.0.1 right now. */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
