@@ -63,6 +63,17 @@ describe('LogFollower', () => {
     expect(reads).toEqual([]);
   });
 
+  it('pokes a stream that is still starting (subscribed, its start not yet told), which then reads for itself', async () => {
+    const { hub, reads, follower } = setUp(logged(1));
+    const pokes: number[] = [];
+    hub.subscribe('T1', 'U1', () => undefined);
+    hub.onPoke('T1', 'U1', (sequence) => pokes.push(sequence));
+    follower.notice({ workspaceId: 'T1', userId: 'U1', sequence: 1 });
+    await settle();
+    expect(pokes).toEqual([1]);
+    expect(reads).toEqual([]);
+  });
+
   it('coalesces notices that arrive during a read, and pokes the streams when the read fails', async () => {
     const hub = new LiveHub();
     const reads: number[] = [];

@@ -29,8 +29,13 @@ export class LogFollower {
 
   notice({ workspaceId, userId, sequence }: EventNotice): void {
     const reached = this.hub.reachedSequence(workspaceId, userId);
-    // No stream here, or this server's own commit (published here already).
-    if (reached === undefined || sequence <= reached) return;
+    if (reached === undefined) {
+      // A stream still starting (it read where the log was, and has not said so yet): it reads for itself.
+      if (this.hub.listening(workspaceId, userId)) this.hub.poke(workspaceId, userId, sequence);
+      return;
+    }
+    // This server's own commit (published here already).
+    if (sequence <= reached) return;
     const key = `${workspaceId}\u0000${userId}`;
     const running = this.reading.get(key);
     if (running) {
