@@ -40,7 +40,7 @@ describe('a send retried from the outbox in Slack mode', () => {
     const events = await store.eventsAfter(fake.team.id, me, sequenceBefore);
     const ours = events.filter((e) => (e.data as { message?: { ts?: string; client_msg_id?: string } }).message?.client_msg_id === body.client_msg_id);
     expect(ours).toHaveLength(1);
-    expect(events.filter((e) => (e.data as { message?: { ts?: string } }).message?.ts === first.body.ts)).toHaveLength(events.length);
-    expect(events.length).toBeLessThanOrEqual(2);
+    // Other news may land meanwhile (the member's read state, a sync): only the events of this message count.
+    expect(events.filter((e) => (e.data as { message?: { ts?: string } }).message?.ts === first.body.ts).length).toBeLessThanOrEqual(2);
   });
 });
