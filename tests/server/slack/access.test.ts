@@ -34,7 +34,7 @@ async function setUp(options: Parameters<typeof startSlackTestServer>[0] = {}) {
   const signIn = await signInSlack(server);
   await until(
     async () => (await server.store.getSyncState<{ lastFullSyncAt: number | null }>(fake.team.id, me))?.lastFullSyncAt != null,
-    20_000,
+    45_000,
     'initial sync',
   );
   const call = api(server.url, signIn.token);

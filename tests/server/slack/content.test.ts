@@ -22,7 +22,7 @@ async function signedIn(options: Parameters<typeof startSlackTestServer>[0] = {}
   const signIn = await signInSlack(server);
   await until(
     async () => (await server.store.getSyncState<{ lastFullSyncAt: number | null }>(server.fake.team.id, server.fake.member.id))?.lastFullSyncAt != null,
-    20_000,
+    45_000,
     'initial sync',
   );
   return api(server.url, signIn.token);
@@ -167,7 +167,7 @@ describe('Slack content, as Slack sends it', () => {
     const signIn = await signInSlack(server);
     await until(
       async () => (await server.store.getSyncState<{ lastFullSyncAt: number | null }>(fake.team.id, me))?.lastFullSyncAt != null,
-      20_000,
+      45_000,
       'initial sync',
     );
     expect(await server.store.sourceNames(fake.team.id, 'channel', [secret.id])).toEqual({});

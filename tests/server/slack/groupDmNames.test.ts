@@ -31,7 +31,7 @@ describe('group DM names from hostile Slack names', () => {
     const signIn = await signInSlack(server);
     await until(
       async () => (await server.store.getSyncState<{ lastFullSyncAt: number | null }>(fake.team.id, me))?.lastFullSyncAt != null,
-      20_000,
+      45_000,
       'initial sync',
     );
 

@@ -19,7 +19,7 @@ async function signedIn(options: Parameters<typeof startSlackTestServer>[0] = {}
   const signIn = await signInSlack(server);
   await until(
     async () => (await server.store.getSyncState<{ lastFullSyncAt: number | null }>(server.fake.team.id, server.fake.member.id))?.lastFullSyncAt != null,
-    20_000,
+    45_000,
     'initial sync',
   );
   stream = await openStream(server.url, signIn.token);

@@ -17,7 +17,7 @@ describe('a send retried from the outbox in Slack mode', () => {
     const { fake, store } = server;
     await until(
       async () => (await store.getSyncState<{ lastFullSyncAt: number | null }>(fake.team.id, fake.member.id))?.lastFullSyncAt != null,
-      20_000,
+      45_000,
       'initial sync',
     );
     const call = api(server.url, signIn.token);

@@ -29,7 +29,7 @@ describe('Slack without Socket Mode: polling', () => {
     const { fake } = s;
     const me = fake.member.id;
     const signIn = await signInSlack(s);
-    await until(async () => (await s.store.getSyncState<{ lastFullSyncAt: number | null }>(fake.team.id, me))?.lastFullSyncAt != null, 20_000, 'initial sync');
+    await until(async () => (await s.store.getSyncState<{ lastFullSyncAt: number | null }>(fake.team.id, me))?.lastFullSyncAt != null, 45_000, 'initial sync');
     stream = await openStream(s.url, signIn.token);
     const channel = fake.workspace.conversations.find((c) => c.kind === 'public_channel' && c.members.includes(me) && c.members.length > 2)!;
     const other = channel.members.find((m) => m !== me)!;
@@ -99,7 +99,7 @@ describe('Slack without Socket Mode: polling', () => {
     await signInSlack(s);
     await until(
       async () => (await s.store.getSyncState<{ lastFullSyncAt: number | null }>(s.fake.team.id, s.fake.member.id))?.lastFullSyncAt != null,
-      20_000,
+      45_000,
       'initial sync',
     );
     const after = s.fake.calls.length;

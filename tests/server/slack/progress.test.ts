@@ -25,7 +25,7 @@ describe('Slack sync progress', () => {
     const { fake } = s;
     const me = fake.member.id;
     const signIn = await signInSlack(s);
-    await until(async () => (await s.store.getSyncState<{ lastFullSyncAt: number | null }>(fake.team.id, me))?.lastFullSyncAt != null, 20_000, 'initial sync');
+    await until(async () => (await s.store.getSyncState<{ lastFullSyncAt: number | null }>(fake.team.id, me))?.lastFullSyncAt != null, 45_000, 'initial sync');
     const total = fake.workspace.conversations.filter((c) => c.members.includes(me) && !c.is_archived).length;
     const expected: Progress[] = [
       { phase: 'users', done: fake.workspace.users.length, total: fake.workspace.users.length },

@@ -68,7 +68,7 @@ async function signedIn(options: Parameters<typeof startSlackTestServer>[0] = {}
   // once the sync is over, so a request after it starts a sync of its own rather than joining that one).
   await until(
     async () => (await server.store.eventsAfter(server.fake.team.id, server.fake.member.id, 0)).some((e) => e.type === 'fetch_complete'),
-    20_000,
+    45_000,
     'initial sync',
   );
   return { call, token: signIn.token };

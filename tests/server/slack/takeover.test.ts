@@ -36,7 +36,7 @@ async function twoMembers() {
   const v = await signInSlack(server);
   fake.setConsentUser(attacker);
   const a = await signInSlack(server);
-  await until(async () => (await server.store.getSyncState<{ lastFullSyncAt: number | null }>(team, victim))?.lastFullSyncAt != null, 20_000, 'the first sync');
+  await until(async () => (await server.store.getSyncState<{ lastFullSyncAt: number | null }>(team, victim))?.lastFullSyncAt != null, 45_000, 'the first sync');
   return { fake, team, victim, attacker, victimCookie: v.cookie, attackerCookie: a.cookie };
 }
 

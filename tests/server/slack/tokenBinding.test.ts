@@ -45,7 +45,7 @@ async function signedIn(s: SlackTestServer, userId: string) {
   s.fake.setConsentUser(userId);
   const { cookie } = await signInSlack(s);
   const team = s.fake.team.id;
-  await until(async () => (await s.store.getSyncState<{ lastFullSyncAt: number | null }>(team, userId))?.lastFullSyncAt != null, 20_000, 'the first sync');
+  await until(async () => (await s.store.getSyncState<{ lastFullSyncAt: number | null }>(team, userId))?.lastFullSyncAt != null, 45_000, 'the first sync');
   return cookie;
 }
 

@@ -155,7 +155,7 @@ describe('Sift with several Slack workspaces', () => {
     const first = await signInSlack(s);
     expect(new URL(first.location, s.url).searchParams.get('workspace')).toBe(a.team.id);
     jar.take(first.cookie);
-    await until(syncedFull(s, a), 20_000, 'the first workspace synced');
+    await until(syncedFull(s, a), 45_000, 'the first workspace synced');
     // The same browser adds a second workspace to its account ('Add workspace', bound to its session).
     const second = await signInSlack(s, { team: b.team.id, cookie: jar.header(), add: true });
     expect(new URL(second.location, s.url).searchParams.get('workspace')).toBe(b.team.id);
